@@ -1,0 +1,20 @@
+import type { Article } from '../../domain';
+import type { CreateArticle } from './create-article';
+import type { ListVisibleArticles } from './list-visible-articles';
+
+const SEED_COUNT = 3;
+
+/** Adds three demonstration articles, one after another, and answers the visible list. */
+export class SeedArticles {
+  constructor(
+    private readonly createArticle: CreateArticle,
+    private readonly listVisibleArticles: ListVisibleArticles,
+  ) {}
+
+  async execute(): Promise<Article[]> {
+    for (let n = 1; n <= SEED_COUNT; n++) {
+      await this.createArticle.execute({ title: `Article ${n}`, content: `Content ${n}` });
+    }
+    return this.listVisibleArticles.execute();
+  }
+}

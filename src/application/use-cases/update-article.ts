@@ -1,0 +1,41 @@
+import {
+  type Article,
+  ArticleNotFoundError,
+  type ArticleFields,
+  checkArticleFields,
+  normalizeTermReferences,
+  type TermReferenceInput,
+} from '../../domain';
+import type { ArticleRepository } from '../ports/article-repository';
+import type { Clock } from '../ports/clock';
+
+export interface UpdateArticleInput extends Partial<ArticleFields> {
+  id: number;
+  tag?: readonly TermReferenceInput[];
+  category?: readonly TermReferenceInput[];
+}
+
+export class UpdateArticle {
+  constructor(
+    private readonly articles: ArticleRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Applies the fields present; throws ArticleNotFoundError (nothing written) for an unknown id. */
+  async execute(input: UpdateArticleInput): Promise<Article> {
+    const { id, tag, category, title, description, content, visible } = input;
+    const fields = checkArticleFields(withoutUndefined({ title, description, content, visible }));
+    const updated = await this.articles.update(id, {
+      fields,
+      tags: tag && normalizeTermReferences('tag', tag),
+      categories: category && normalizeTermReferences('category', category),
+      updatedAt: this.clock.now(),
+    });
+    if (!updated) throw new ArticleNotFoundError(id);
+    return updated;
+  }
+}
+
+function withoutUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,28 @@
+import { ContainerModule } from 'inversify';
+import type { DatabaseConfig } from '../infrastructure/config/config';
+import { InMemoryArticleRepository } from '../infrastructure/persistence/memory/in-memory-article-repository';
+import { openDataSource } from '../infrastructure/persistence/typeorm/data-source';
+import { TypeOrmArticleRepository } from '../infrastructure/persistence/typeorm/typeorm-article-repository';
+import { type StorageLifecycle, TOKENS } from './tokens';
+
+/** One module per adapter set; the configuration chooses, never NODE_ENV. */
+export async function storageModule(database: DatabaseConfig): Promise<ContainerModule> {
+  if (database.kind === 'memory') return memoryStorageModule();
+  return typeOrmStorageModule(database);
+}
+
+function memoryStorageModule(): ContainerModule {
+  return new ContainerModule(({ bind }) => {
+    bind(TOKENS.ArticleRepository).toConstantValue(new InMemoryArticleRepository());
+    bind<StorageLifecycle>(TOKENS.StorageLifecycle).toConstantValue({ close: async () => {} });
+  });
+}
+
+/** Connects and migrates before anything is bound, so the service never answers on an old schema. */
+async function typeOrmStorageModule(database: Exclude<DatabaseConfig, { kind: 'memory' }>): Promise<ContainerModule> {
+  const dataSource = await openDataSource(database);
+  return new ContainerModule(({ bind }) => {
+    bind(TOKENS.ArticleRepository).toConstantValue(new TypeOrmArticleRepository(dataSource));
+    bind<StorageLifecycle>(TOKENS.StorageLifecycle).toConstantValue({ close: () => dataSource.destroy() });
+  });
+}

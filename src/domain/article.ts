@@ -1,0 +1,76 @@
+import { ValidationError } from './errors';
+import type { Category, Tag } from './term';
+import { codePointLength, unstorableTextReason } from './text';
+
+export interface Article {
+  readonly id: number;
+  readonly title: string | null;
+  readonly description: string;
+  readonly content: string;
+  readonly visible: boolean;
+  readonly tags: readonly Tag[];
+  readonly categories: readonly Category[];
+  readonly createdAt: Date;
+  readonly updatedAt: Date;
+}
+
+/** The fields of an article a client may write. */
+export interface ArticleFields {
+  readonly title: string | null;
+  readonly description: string;
+  readonly content: string;
+  readonly visible: boolean;
+}
+
+export const ARTICLE_RULES = {
+  titleMaxLength: 200,
+  descriptionMaxLength: 1000,
+  defaultDescription: '这篇文章还没有介绍...',
+  /** Ids are stored as signed 32-bit integers. */
+  maxId: 2_147_483_647,
+} as const;
+
+export interface NewArticleFieldsInput {
+  title?: string | null;
+  description?: string;
+  content: string;
+  visible?: boolean;
+}
+
+/** Applies the defaults of a new article and checks every field. */
+export function newArticleFields(input: NewArticleFieldsInput): ArticleFields {
+  return checkArticleFields({
+    title: input.title ?? null,
+    description: input.description ?? ARTICLE_RULES.defaultDescription,
+    content: input.content,
+    visible: input.visible ?? true,
+  }) as ArticleFields;
+}
+
+/** Checks the fields an update sets; absent fields stay absent. */
+export function checkArticleFields(fields: Partial<ArticleFields>): Partial<ArticleFields> {
+  if (fields.title !== undefined && fields.title !== null) {
+    checkText('title', fields.title, ARTICLE_RULES.titleMaxLength);
+  }
+  if (fields.description !== undefined) {
+    checkText('description', fields.description, ARTICLE_RULES.descriptionMaxLength);
+  }
+  if (fields.content !== undefined) {
+    // Whitespace-only content is valid; only the empty string is not.
+    if (fields.content.length === 0) throw new ValidationError('content', 'must not be empty');
+    checkText('content', fields.content, Number.POSITIVE_INFINITY);
+  }
+  return fields;
+}
+
+function checkText(field: string, text: string, maxLength: number): void {
+  if (maxLength !== Number.POSITIVE_INFINITY && codePointLength(text) > maxLength) {
+    throw new ValidationError(field, `must be at most ${maxLength} characters`);
+  }
+  const unstorable = unstorableTextReason(text);
+  if (unstorable) throw new ValidationError(field, unstorable);
+}
+
+export function isValidArticleId(id: number): boolean {
+  return Number.isInteger(id) && id >= 1 && id <= ARTICLE_RULES.maxId;
+}

@@ -1,0 +1,40 @@
+/** Base of every error the core raises on purpose; anything else is unexpected. */
+export abstract class DomainError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+/** A value breaks a rule of the domain; `field` names where it came from. */
+export class ValidationError extends DomainError {
+  constructor(
+    readonly field: string,
+    readonly reason: string,
+  ) {
+    super(`${field}: ${reason}`);
+  }
+}
+
+export class ArticleNotFoundError extends DomainError {
+  constructor(readonly articleId: number) {
+    super(`article ${articleId} does not exist`);
+  }
+}
+
+/** A tag or category referenced by id that does not exist. */
+export class UnknownReferenceError extends DomainError {
+  constructor(
+    readonly kind: 'tag' | 'category',
+    readonly referenceId: string,
+  ) {
+    super(`${kind}: no ${kind} with id "${referenceId}"`);
+  }
+}
+
+/** The storage could not be reached or did not answer in time; the request may be retried. */
+export class StorageUnavailableError extends DomainError {
+  constructor(options?: { cause?: unknown }) {
+    super('storage is unavailable, try again later', options);
+  }
+}

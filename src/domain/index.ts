@@ -1,0 +1,4 @@
+export * from './article';
+export * from './errors';
+export * from './term';
+export * from './text';

@@ -1,0 +1,88 @@
+import path from 'node:path';
+import bytes from 'bytes';
+
+export type DatabaseConfig =
+  | { readonly kind: 'postgres'; readonly url: string }
+  | { readonly kind: 'sqlite'; readonly path: string }
+  | { readonly kind: 'memory' };
+
+export interface AppConfig {
+  readonly port: number;
+  readonly database: DatabaseConfig;
+  /** null: writes are open. */
+  readonly apiToken: string | null;
+  readonly bodyLimitBytes: number;
+  readonly logLevel: string;
+}
+
+export const DEFAULT_SQLITE_PATH = path.join('data', 'blog.sqlite');
+
+/** A variable that cannot be used; the message is one line that names it. */
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    reason: string,
+  ) {
+    super(`${variable}: ${reason}`);
+  }
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export function loadConfig(env: Env): AppConfig {
+  return {
+    port: parsePort(env.PORT),
+    database: parseDatabaseUrl(env.DATABASE_URL),
+    // An empty API_TOKEN counts as unset, so `API_TOKEN=` in an env file does not lock writes.
+    apiToken: env.API_TOKEN ? env.API_TOKEN : null,
+    bodyLimitBytes: parseBodyLimit(env.BODY_LIMIT),
+    logLevel: parseLogLevel(env.LOG_LEVEL),
+  };
+}
+
+function parsePort(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return 3000;
+  const port = /^\d{1,5}$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!(port >= 0 && port <= 65535)) throw new ConfigError('PORT', `"${raw}" is not a port number (0-65535)`);
+  return port;
+}
+
+export function parseDatabaseUrl(raw: string | undefined): DatabaseConfig {
+  if (raw === undefined || raw === '') return { kind: 'sqlite', path: DEFAULT_SQLITE_PATH };
+  if (raw === 'memory:') return { kind: 'memory' };
+  const sqlite = /^(?:sqlite|file):(?:\/\/)?(.+)$/.exec(raw);
+  if (sqlite?.[1]) return { kind: 'sqlite', path: sqlite[1] };
+  if (/^postgres(?:ql)?:\/\//.test(raw) && URL.canParse(raw)) return { kind: 'postgres', url: raw };
+  throw new ConfigError('DATABASE_URL', 'expected postgres://…, sqlite:<path>, file:<path> or memory:');
+}
+
+function parseBodyLimit(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return 1_048_576;
+  const limit = bytes.parse(raw);
+  if (limit === null || !Number.isFinite(limit) || limit <= 0) {
+    throw new ConfigError('BODY_LIMIT', `"${raw}" is not a size such as 1mb or 512kb`);
+  }
+  return limit;
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function parseLogLevel(raw: string | undefined): string {
+  if (raw === undefined || raw === '') return 'info';
+  if (!LOG_LEVELS.includes(raw)) throw new ConfigError('LOG_LEVEL', `expected one of ${LOG_LEVELS.join(', ')}`);
+  return raw;
+}
+
+/** The database as the start-up log line shows it: never a password. */
+export function describeDatabase(database: DatabaseConfig): string {
+  switch (database.kind) {
+    case 'memory':
+      return 'in-memory store (data is lost at exit)';
+    case 'sqlite':
+      return `SQLite file ${database.path}`;
+    case 'postgres': {
+      const url = new URL(database.url);
+      return `PostgreSQL ${url.hostname}${url.port ? `:${url.port}` : ''}${url.pathname}`;
+    }
+  }
+}

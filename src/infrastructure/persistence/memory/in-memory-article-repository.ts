@@ -1,0 +1,109 @@
+import type { ArticleChanges, ArticleListFilter, ArticleRepository, NewArticle } from '../../../application';
+import {
+  type Article,
+  type ArticleFields,
+  isReferenceById,
+  sortTermsByName,
+  type Term,
+  type TermKind,
+  type TermReference,
+  UnknownReferenceError,
+} from '../../../domain';
+import { newTermId } from '../term-id';
+
+interface StoredArticle extends ArticleFields {
+  id: number;
+  tagIds: string[];
+  categoryIds: string[];
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/**
+ * Keeps everything in process memory. Each method runs to completion without awaiting, so
+ * every write is atomic: references are resolved before anything is stored.
+ */
+export class InMemoryArticleRepository implements ArticleRepository {
+  private readonly articles = new Map<number, StoredArticle>();
+  private readonly terms: Record<TermKind, Map<string, Term>> = { tag: new Map(), category: new Map() };
+  private readonly termIdsByName: Record<TermKind, Map<string, string>> = { tag: new Map(), category: new Map() };
+  private lastId = 0;
+
+  async create(article: NewArticle): Promise<Article> {
+    const tagIds = this.resolve('tag', article.tags);
+    const categoryIds = this.resolve('category', article.categories);
+    const stored: StoredArticle = {
+      ...article.fields,
+      id: ++this.lastId,
+      tagIds,
+      categoryIds,
+      createdAt: article.createdAt,
+      updatedAt: article.createdAt,
+    };
+    this.articles.set(stored.id, stored);
+    return this.toArticle(stored);
+  }
+
+  async update(id: number, changes: ArticleChanges): Promise<Article | null> {
+    const current = this.articles.get(id);
+    if (!current) return null;
+    const tagIds = changes.tags ? this.resolve('tag', changes.tags) : current.tagIds;
+    const categoryIds = changes.categories ? this.resolve('category', changes.categories) : current.categoryIds;
+    const updated: StoredArticle = { ...current, ...changes.fields, tagIds, categoryIds, updatedAt: changes.updatedAt };
+    this.articles.set(id, updated);
+    return this.toArticle(updated);
+  }
+
+  async findById(id: number): Promise<Article | null> {
+    const stored = this.articles.get(id);
+    return stored ? this.toArticle(stored) : null;
+  }
+
+  async list(filter: ArticleListFilter): Promise<Article[]> {
+    // Map iteration follows insertion order, which is id order.
+    return [...this.articles.values()]
+      .filter((article) => filter.includeInvisible || article.visible)
+      .map((article) => this.toArticle(article));
+  }
+
+  async listTerms(kind: TermKind): Promise<Term[]> {
+    return sortTermsByName([...this.terms[kind].values()]).map((term) => ({ ...term }));
+  }
+
+  /** Finds every reference first, then creates the named terms that are new: all or nothing. */
+  private resolve(kind: TermKind, references: readonly TermReference[]): string[] {
+    const terms = this.terms[kind];
+    const idsByName = this.termIdsByName[kind];
+    for (const reference of references) {
+      if (isReferenceById(reference) && !terms.has(reference.id)) {
+        throw new UnknownReferenceError(kind, reference.id);
+      }
+    }
+    const ids = references.map((reference) => {
+      if (isReferenceById(reference)) return reference.id;
+      const existingId = idsByName.get(reference.name);
+      if (existingId) return existingId;
+      const created: Term = { id: newTermId(), name: reference.name, description: reference.description };
+      terms.set(created.id, created);
+      idsByName.set(created.name, created.id);
+      return created.id;
+    });
+    return [...new Set(ids)];
+  }
+
+  private toArticle(stored: StoredArticle): Article {
+    const { tagIds, categoryIds, ...rest } = stored;
+    return {
+      ...rest,
+      tags: this.termsOf('tag', tagIds),
+      categories: this.termsOf('category', categoryIds),
+      createdAt: new Date(stored.createdAt),
+      updatedAt: new Date(stored.updatedAt),
+    };
+  }
+
+  private termsOf(kind: TermKind, ids: readonly string[]): Term[] {
+    const terms = this.terms[kind];
+    return sortTermsByName(ids.map((id) => ({ ...(terms.get(id) as Term) })));
+  }
+}

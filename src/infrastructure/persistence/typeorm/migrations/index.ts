@@ -1,0 +1,9 @@
+import type { SqlDialect } from '../entities';
+import { InitialSchemaPostgres1763769600000 } from './postgres/1763769600000-initial-schema';
+import { InitialSchemaSqlite1763769600000 } from './sqlite/1763769600000-initial-schema';
+
+/** Every migration of a dialect, oldest first. A new schema version adds a file and a line here. */
+export const MIGRATIONS: Record<SqlDialect, Function[]> = {
+  postgres: [InitialSchemaPostgres1763769600000],
+  sqlite: [InitialSchemaSqlite1763769600000],
+};

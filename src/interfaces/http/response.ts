@@ -1,0 +1,23 @@
+/** The envelope of every article, seed, tag and category answer, and of every error. */
+export interface Wrapped<T> {
+  statusCode: 10000 | 10001;
+  data: T | null;
+  message: string;
+}
+
+export const SUCCESS_CODE = 10000;
+export const FAILURE_CODE = 10001;
+
+export function success<T>(data: T): Wrapped<T> {
+  return { statusCode: SUCCESS_CODE, data, message: 'Success' };
+}
+
+export function failure(message: string): Wrapped<never> {
+  return { statusCode: FAILURE_CODE, data: null, message };
+}
+
+/** What a controller answers: the HTTP status and the data to wrap. */
+export interface HttpSuccess {
+  status: 200 | 201;
+  data: unknown;
+}
