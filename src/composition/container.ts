@@ -28,12 +28,7 @@ export interface ContainerOverrides {
 /** The composition root: the one place that knows every layer. main.ts and the tests call it. */
 export async function buildContainer(config: AppConfig, overrides: ContainerOverrides = {}): Promise<Container> {
   const container = new Container();
-  container.load(
-    coreModule(config, overrides),
-    await storageModule(config.database),
-    useCaseModule,
-    controllerModule,
-  );
+  container.load(coreModule(config, overrides), await storageModule(config.database), useCaseModule, controllerModule);
   return container;
 }
 
@@ -53,10 +48,16 @@ const useCaseModule = new ContainerModule(({ bind }) => {
   const repository = [TOKENS.ArticleRepository] as const;
   const repositoryAndClock = [TOKENS.ArticleRepository, TOKENS.Clock] as const;
   bind(CreateArticle)
-    .toResolvedValue((articles: ArticleRepository, clock: Clock) => new CreateArticle(articles, clock), [...repositoryAndClock])
+    .toResolvedValue(
+      (articles: ArticleRepository, clock: Clock) => new CreateArticle(articles, clock),
+      [...repositoryAndClock],
+    )
     .inSingletonScope();
   bind(UpdateArticle)
-    .toResolvedValue((articles: ArticleRepository, clock: Clock) => new UpdateArticle(articles, clock), [...repositoryAndClock])
+    .toResolvedValue(
+      (articles: ArticleRepository, clock: Clock) => new UpdateArticle(articles, clock),
+      [...repositoryAndClock],
+    )
     .inSingletonScope();
   bind(ListVisibleArticles)
     .toResolvedValue((articles: ArticleRepository) => new ListVisibleArticles(articles), [...repository])
@@ -90,10 +91,10 @@ const controllerModule = new ContainerModule(({ bind }) => {
     .toResolvedValue((seed: SeedArticles) => new SeedController(seed), [SeedArticles])
     .inSingletonScope();
   bind(TermController)
-    .toResolvedValue((tags: ListTags, categories: ListCategories) => new TermController(tags, categories), [
-      ListTags,
-      ListCategories,
-    ])
+    .toResolvedValue(
+      (tags: ListTags, categories: ListCategories) => new TermController(tags, categories),
+      [ListTags, ListCategories],
+    )
     .inSingletonScope();
   bind(UserController).toConstantValue(new UserController());
 });

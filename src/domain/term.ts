@@ -37,10 +37,7 @@ export type TermReferenceInput = { id: string } | { name: string; description?: 
  * Trims and checks names, and drops duplicates (same id, or same name after trimming; the
  * first wins), so that adapters receive a clean list.
  */
-export function normalizeTermReferences(
-  kind: TermKind,
-  references: readonly TermReferenceInput[],
-): TermReference[] {
+export function normalizeTermReferences(kind: TermKind, references: readonly TermReferenceInput[]): TermReference[] {
   if (references.length > TERM_RULES.maxReferencesPerArticle) {
     throw new ValidationError(kind, `at most ${TERM_RULES.maxReferencesPerArticle} references are allowed`);
   }

@@ -1,7 +1,7 @@
 import {
   type Article,
-  ArticleNotFoundError,
   type ArticleFields,
+  ArticleNotFoundError,
   checkArticleFields,
   normalizeTermReferences,
   type TermReferenceInput,

@@ -1,6 +1,6 @@
 import express, { type Express, type RequestHandler, Router } from 'express';
-import type { UserController } from '../user-demo/user-controller';
 import { decoratedRouter } from '../user-demo/decorated-router';
+import type { UserController } from '../user-demo/user-controller';
 import { type ErrorLogger, errorHandler } from './error-mapping';
 import { jsonBody } from './middleware/json-body';
 import { requestId } from './middleware/request-id';

@@ -1,10 +1,5 @@
 import type { ErrorRequestHandler } from 'express';
-import {
-  ArticleNotFoundError,
-  StorageUnavailableError,
-  UnknownReferenceError,
-  ValidationError,
-} from '../../domain';
+import { ArticleNotFoundError, StorageUnavailableError, UnknownReferenceError, ValidationError } from '../../domain';
 import { HttpRequestError } from './request-errors';
 import { failure } from './response';
 

@@ -30,6 +30,8 @@ export class InMemoryArticleRepository implements ArticleRepository {
   private lastId = 0;
 
   async create(article: NewArticle): Promise<Article> {
+    this.checkReferencedIds('tag', article.tags);
+    this.checkReferencedIds('category', article.categories);
     const tagIds = this.resolve('tag', article.tags);
     const categoryIds = this.resolve('category', article.categories);
     const stored: StoredArticle = {
@@ -47,6 +49,8 @@ export class InMemoryArticleRepository implements ArticleRepository {
   async update(id: number, changes: ArticleChanges): Promise<Article | null> {
     const current = this.articles.get(id);
     if (!current) return null;
+    this.checkReferencedIds('tag', changes.tags ?? []);
+    this.checkReferencedIds('category', changes.categories ?? []);
     const tagIds = changes.tags ? this.resolve('tag', changes.tags) : current.tagIds;
     const categoryIds = changes.categories ? this.resolve('category', changes.categories) : current.categoryIds;
     const updated: StoredArticle = { ...current, ...changes.fields, tagIds, categoryIds, updatedAt: changes.updatedAt };
@@ -70,15 +74,19 @@ export class InMemoryArticleRepository implements ArticleRepository {
     return sortTermsByName([...this.terms[kind].values()]).map((term) => ({ ...term }));
   }
 
-  /** Finds every reference first, then creates the named terms that are new: all or nothing. */
-  private resolve(kind: TermKind, references: readonly TermReference[]): string[] {
-    const terms = this.terms[kind];
-    const idsByName = this.termIdsByName[kind];
+  /** Runs before anything is written, so that a failing reference leaves no trace. */
+  private checkReferencedIds(kind: TermKind, references: readonly TermReference[]): void {
     for (const reference of references) {
-      if (isReferenceById(reference) && !terms.has(reference.id)) {
+      if (isReferenceById(reference) && !this.terms[kind].has(reference.id)) {
         throw new UnknownReferenceError(kind, reference.id);
       }
     }
+  }
+
+  /** The ids to link, creating the named terms that are new. */
+  private resolve(kind: TermKind, references: readonly TermReference[]): string[] {
+    const terms = this.terms[kind];
+    const idsByName = this.termIdsByName[kind];
     const ids = references.map((reference) => {
       if (isReferenceById(reference)) return reference.id;
       const existingId = idsByName.get(reference.name);

@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import type { CreateArticle, GetArticle, ListVisibleArticles, UpdateArticle } from '../../../application';
-import { HttpRequestError } from '../request-errors';
 import { presentArticle } from '../presenters';
+import { HttpRequestError } from '../request-errors';
 import type { HttpSuccess } from '../response';
 import { createArticleBody, parseBody, parsePathId, updateArticleBody } from '../validation/article-schemas';
 

@@ -1,0 +1,64 @@
+/**
+ * The layer rule: dependencies point inward only. interfaces -> application -> domain;
+ * infrastructure implements application ports; only src/composition (and main/migrate)
+ * may know every layer. Run by `npm run lint`.
+ */
+const layer = (name) => `(^|/)src/${name}/`;
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'domain-is-plain-typescript',
+      comment: 'The domain imports nothing outside itself: no ORM, HTTP, container or other layer.',
+      severity: 'error',
+      from: { path: layer('domain') },
+      to: { pathNot: [layer('domain')] },
+    },
+    {
+      name: 'application-depends-on-domain-only',
+      comment: 'Use cases and ports see the domain and nothing else (no express, typeorm, inversify).',
+      severity: 'error',
+      from: { path: layer('application') },
+      to: { pathNot: [layer('application'), layer('domain')] },
+    },
+    {
+      name: 'interfaces-do-not-reach-adapters',
+      comment: 'Controllers talk to use cases, never to infrastructure, the ORM or the container.',
+      severity: 'error',
+      from: { path: layer('interfaces') },
+      to: {
+        path: [
+          layer('infrastructure'),
+          layer('composition'),
+          '(^|/)node_modules/(typeorm|pg|better-sqlite3|inversify)/',
+        ],
+      },
+    },
+    {
+      name: 'infrastructure-does-not-reach-outward',
+      comment: 'Adapters implement application ports; they never call controllers or the composition root.',
+      severity: 'error',
+      from: { path: layer('infrastructure') },
+      to: { path: [layer('interfaces'), layer('composition')] },
+    },
+    {
+      name: 'only-the-composition-root-uses-the-container',
+      severity: 'error',
+      from: { pathNot: [layer('composition')] },
+      to: { path: '(^|/)node_modules/inversify/' },
+    },
+    {
+      name: 'no-circular',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    parser: 'swc',
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['require', 'node', 'default', 'types'] },
+  },
+};

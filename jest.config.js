@@ -1,0 +1,39 @@
+/** Three projects, split by suffix, so the fast ones can run alone: `npm run test:unit`. */
+const transform = {
+  '^.+\\.(ts|js|mjs)$': [
+    '@swc/jest',
+    {
+      jsc: {
+        parser: { syntax: 'typescript', decorators: true },
+        transform: { legacyDecorator: true, decoratorMetadata: true },
+        target: 'es2022',
+      },
+      module: { type: 'commonjs' },
+    },
+  ],
+};
+
+/**
+ * ESM-only packages (inversify 8, cuid2 and theirs): Node 20 runs them through require(), but
+ * Jest's module system does not, so Jest compiles them to CommonJS like the sources.
+ */
+const ESM_ONLY_PACKAGES = ['inversify', '@inversifyjs', '@paralleldrive', '@noble'];
+
+const project = (name, extra = {}) => ({
+  displayName: name,
+  testEnvironment: 'node',
+  transform,
+  transformIgnorePatterns: [`/node_modules/(?!(${ESM_ONLY_PACKAGES.join('|')})/)`],
+  testMatch: [`<rootDir>/test/**/*.${name}.test.ts`],
+  ...extra,
+});
+
+// The contract and HTTP projects need PostgreSQL: TEST_DATABASE_URL, or an embedded server.
+const withPostgres = {
+  globalSetup: '<rootDir>/test/support/postgres-global-setup.ts',
+  globalTeardown: '<rootDir>/test/support/postgres-global-teardown.ts',
+};
+
+module.exports = {
+  projects: [project('unit'), project('contract', withPostgres), project('http', withPostgres)],
+};

@@ -1,0 +1,323 @@
+import type { ArticleRepository } from '../../src/application';
+import { type Article, UnknownReferenceError } from '../../src/domain';
+import { aNewArticle, someChanges } from '../support/builders';
+
+export interface ContractSubject {
+  repository: ArticleRepository;
+  /** Empties the storage between tests. */
+  reset(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Names whose code-point order differs from UTF-16 order and from any locale's order. */
+const NAMES_IN_CODE_POINT_ORDER = ['B', 'a', 'z', 'é', 'ｚ', '😀'];
+
+/**
+ * Every expectation of the ArticleRepository port. Each adapter's test file calls this
+ * unchanged; passing it is what makes the adapters interchangeable.
+ */
+export function articleRepositoryContract(name: string, open: () => Promise<ContractSubject>): void {
+  describe(`ArticleRepository contract: ${name}`, () => {
+    let subject: ContractSubject;
+    let repository: ArticleRepository;
+
+    beforeAll(async () => {
+      subject = await open();
+    });
+    beforeEach(async () => {
+      await subject.reset();
+      repository = subject.repository;
+    });
+    afterAll(async () => {
+      await subject.close();
+    });
+
+    const termNames = (article: Article | null, kind: 'tags' | 'categories' = 'tags') =>
+      article?.[kind].map((term) => term.name);
+
+    describe('create and read', () => {
+      it('stores every field and answers the stored article, createdAt equal to updatedAt', async () => {
+        const createdAt = new Date('2026-03-04T05:06:07.891Z');
+        const created = await repository.create(
+          aNewArticle().with({ title: null, description: 'd', content: 'c', visible: false }).at(createdAt).build(),
+        );
+
+        expect(created).toEqual({
+          id: expect.any(Number),
+          title: null,
+          description: 'd',
+          content: 'c',
+          visible: false,
+          tags: [],
+          categories: [],
+          createdAt,
+          updatedAt: createdAt,
+        });
+        expect(created.id).toBeGreaterThan(0);
+        await expect(repository.findById(created.id)).resolves.toEqual(created);
+      });
+
+      it('gives increasing ids and lists by id ascending', async () => {
+        const first = await repository.create(aNewArticle().with({ title: 'first' }).build());
+        const second = await repository.create(aNewArticle().with({ title: 'second' }).build());
+        const third = await repository.create(aNewArticle().with({ title: 'third' }).build());
+
+        expect(second.id).toBeGreaterThan(first.id);
+        expect(third.id).toBeGreaterThan(second.id);
+        const listed = await repository.list({ includeInvisible: false });
+        expect(listed.map((article) => article.title)).toEqual(['first', 'second', 'third']);
+      });
+
+      it('answers null for an id that does not exist', async () => {
+        await expect(repository.findById(424242)).resolves.toBeNull();
+      });
+
+      it('keeps timestamps to the millisecond', async () => {
+        const createdAt = new Date('2030-12-31T23:59:59.999Z');
+        const created = await repository.create(aNewArticle().at(createdAt).build());
+        const read = await repository.findById(created.id);
+        expect(read?.createdAt.toISOString()).toBe('2030-12-31T23:59:59.999Z');
+        expect(read?.updatedAt.getTime()).toBe(createdAt.getTime());
+      });
+
+      it('round-trips text exactly: emoji, right-to-left, SQL and HTML, long content', async () => {
+        const content = `${'😀 مرحبا ; DROP TABLE articles; -- <script>alert(1)</script> \' " \\ '.repeat(2000)}\n\t `;
+        const title = "Robert'); DROP TABLE tags;-- 👩‍👩‍👧";
+        const created = await repository.create(aNewArticle().with({ title, content }).withTags('<b>tag</b>').build());
+        const read = await repository.findById(created.id);
+        expect(read?.content).toBe(content);
+        expect(read?.title).toBe(title);
+        expect(termNames(read)).toEqual(['<b>tag</b>']);
+      });
+    });
+
+    describe('visibility', () => {
+      it('lists only visible articles unless asked to include the invisible ones', async () => {
+        const shown = await repository.create(aNewArticle().withTags('t').build());
+        const hidden = await repository.create(aNewArticle().invisible().withTags('t').build());
+
+        const visible = await repository.list({ includeInvisible: false });
+        expect(visible.map((article) => article.id)).toEqual([shown.id]);
+        expect(termNames(visible[0] ?? null)).toEqual(['t']);
+
+        const all = await repository.list({ includeInvisible: true });
+        expect(all.map((article) => article.id)).toEqual([shown.id, hidden.id]);
+        expect(all.map((article) => termNames(article))).toEqual([['t'], ['t']]);
+      });
+
+      it('reads an invisible article by id', async () => {
+        const hidden = await repository.create(aNewArticle().invisible().build());
+        await expect(repository.findById(hidden.id)).resolves.toMatchObject({ id: hidden.id, visible: false });
+      });
+
+      it('answers an empty list when there is nothing', async () => {
+        await expect(repository.list({ includeInvisible: true })).resolves.toEqual([]);
+      });
+    });
+
+    describe('tags and categories', () => {
+      it('creates named terms, then links the same ones when named again', async () => {
+        const first = await repository.create(
+          aNewArticle().withTags({ name: 'TS', description: 'TypeScript' }).withCategories('dev').build(),
+        );
+        const second = await repository.create(
+          aNewArticle().withTags({ name: 'TS', description: 'ignored: the tag exists' }).withCategories('dev').build(),
+        );
+
+        expect(first.tags).toEqual([{ id: expect.any(String), name: 'TS', description: 'TypeScript' }]);
+        expect(second.tags).toEqual(first.tags);
+        expect(second.categories).toEqual(first.categories);
+        await expect(repository.listTerms('tag')).resolves.toEqual(first.tags);
+        await expect(repository.listTerms('category')).resolves.toEqual(first.categories);
+      });
+
+      it('links existing terms by id', async () => {
+        const seeded = await repository.create(aNewArticle().withTags('one', 'two').withCategories('c').build());
+        const [one, two] = seeded.tags;
+        const linked = await repository.create(
+          aNewArticle()
+            .withTags({ id: two?.id ?? '' }, { id: one?.id ?? '' })
+            .withCategories({ id: seeded.categories[0]?.id ?? '' })
+            .build(),
+        );
+        expect(linked.tags).toEqual(seeded.tags);
+        expect(linked.categories).toEqual(seeded.categories);
+        await expect(repository.findById(linked.id)).resolves.toEqual(linked);
+      });
+
+      it('links a term once when it is referenced by id and by name', async () => {
+        const seeded = await repository.create(aNewArticle().withTags('dup').build());
+        const id = seeded.tags[0]?.id ?? '';
+        const linked = await repository.create(aNewArticle().withTags({ id }, 'dup').build());
+        expect(linked.tags).toEqual(seeded.tags);
+        await expect(repository.findById(linked.id)).resolves.toEqual(linked);
+      });
+
+      it('orders terms by code point, in articles and in lists', async () => {
+        const created = await repository.create(
+          aNewArticle()
+            .withTags(...[...NAMES_IN_CODE_POINT_ORDER].reverse())
+            .withCategories(...[...NAMES_IN_CODE_POINT_ORDER].reverse())
+            .build(),
+        );
+        expect(termNames(created)).toEqual(NAMES_IN_CODE_POINT_ORDER);
+        expect(termNames(await repository.findById(created.id))).toEqual(NAMES_IN_CODE_POINT_ORDER);
+        expect(termNames(await repository.findById(created.id), 'categories')).toEqual(NAMES_IN_CODE_POINT_ORDER);
+        const [listed] = await repository.list({ includeInvisible: false });
+        expect(termNames(listed ?? null)).toEqual(NAMES_IN_CODE_POINT_ORDER);
+        const tags = await repository.listTerms('tag');
+        expect(tags.map((tag) => tag.name)).toEqual(NAMES_IN_CODE_POINT_ORDER);
+      });
+
+      it('compares names exactly: case and accents make different terms', async () => {
+        const created = await repository.create(aNewArticle().withTags('ts', 'TS', 'Ts', '\u00e9', 'e\u0301').build());
+        expect(termNames(created)).toHaveLength(5);
+        await expect(repository.listTerms('tag')).resolves.toHaveLength(5);
+      });
+
+      it('keeps tags and categories apart: the same name is two terms', async () => {
+        const created = await repository.create(aNewArticle().withTags('shared').withCategories('shared').build());
+        expect(created.tags[0]?.id).not.toBe(created.categories[0]?.id);
+        await expect(repository.listTerms('tag')).resolves.toHaveLength(1);
+        await expect(repository.listTerms('category')).resolves.toHaveLength(1);
+      });
+
+      it('rejects an unknown id and writes nothing of that request', async () => {
+        const attempt = repository.create(
+          aNewArticle().withTags('brand-new', { id: 'no-such-tag' }).withCategories('also-new').build(),
+        );
+        await expect(attempt).rejects.toEqual(new UnknownReferenceError('tag', 'no-such-tag'));
+        await expect(repository.list({ includeInvisible: true })).resolves.toEqual([]);
+        await expect(repository.listTerms('tag')).resolves.toEqual([]);
+        await expect(repository.listTerms('category')).resolves.toEqual([]);
+      });
+
+      it('rejects an unknown category id after the tags resolved, and writes nothing', async () => {
+        const attempt = repository.create(aNewArticle().withTags('new-tag').withCategories({ id: 'nope' }).build());
+        await expect(attempt).rejects.toEqual(new UnknownReferenceError('category', 'nope'));
+        await expect(repository.listTerms('tag')).resolves.toEqual([]);
+      });
+
+      it('ends with one term, linked everywhere, when concurrent writes name the same new term', async () => {
+        const writes = Array.from({ length: 12 }, (_, index) =>
+          repository.create(
+            aNewArticle()
+              .with({ title: `racer ${index}` })
+              .withTags('race', `own-${index}`, 'race-2')
+              .withCategories('race')
+              .build(),
+          ),
+        );
+        const created = await Promise.all(writes);
+
+        const tags = await repository.listTerms('tag');
+        expect(tags.filter((tag) => tag.name === 'race')).toHaveLength(1);
+        expect(tags.filter((tag) => tag.name === 'race-2')).toHaveLength(1);
+        await expect(repository.listTerms('category')).resolves.toHaveLength(1);
+        const raceId = tags.find((tag) => tag.name === 'race')?.id;
+        const listed = await repository.list({ includeInvisible: false });
+        expect(listed).toHaveLength(12);
+        for (const article of listed) {
+          expect(article.tags.map((tag) => tag.id)).toContain(raceId);
+          expect(article.categories).toHaveLength(1);
+        }
+        expect(new Set(created.map((article) => article.id)).size).toBe(12);
+      });
+
+      it('keeps a term when no article links it any more', async () => {
+        const created = await repository.create(aNewArticle().withTags('lonely').build());
+        await repository.update(created.id, someChanges().replacingTags().build());
+        await expect(repository.listTerms('tag')).resolves.toEqual([created.tags[0]]);
+      });
+    });
+
+    describe('update', () => {
+      it('applies only the fields given and sets updatedAt, leaving createdAt and links', async () => {
+        const created = await repository.create(aNewArticle().withTags('keep').withCategories('keep-c').build());
+        const updatedAt = new Date(created.createdAt.getTime() + 60_000);
+        const updated = await repository.update(
+          created.id,
+          someChanges().with({ title: 'new title' }).at(updatedAt).build(),
+        );
+
+        expect(updated).toEqual({ ...created, title: 'new title', updatedAt });
+        await expect(repository.findById(created.id)).resolves.toEqual(updated);
+      });
+
+      it('with no field only refreshes updatedAt', async () => {
+        const created = await repository.create(aNewArticle().build());
+        const updatedAt = new Date(created.createdAt.getTime() + 1);
+        const updated = await repository.update(created.id, someChanges().at(updatedAt).build());
+        expect(updated).toEqual({ ...created, updatedAt });
+      });
+
+      it('sets every writable field, title to null included', async () => {
+        const created = await repository.create(aNewArticle().build());
+        const fields = { title: null, description: 'new d', content: ' ', visible: false };
+        const updated = await repository.update(created.id, someChanges().with(fields).build());
+        expect(updated).toMatchObject(fields);
+        await expect(repository.findById(created.id)).resolves.toMatchObject(fields);
+      });
+
+      it('replaces the whole set of links of a kind that is given, and only that kind', async () => {
+        const created = await repository.create(aNewArticle().withTags('a', 'b').withCategories('c').build());
+        const updated = await repository.update(created.id, someChanges().replacingTags('b', 'x').build());
+        expect(termNames(updated)).toEqual(['b', 'x']);
+        expect(updated?.categories).toEqual(created.categories);
+        expect(termNames(await repository.findById(created.id))).toEqual(['b', 'x']);
+      });
+
+      it('clears the links of a kind given as empty', async () => {
+        const created = await repository.create(aNewArticle().withTags('a').withCategories('c').build());
+        const updated = await repository.update(
+          created.id,
+          someChanges().replacingTags().replacingCategories().build(),
+        );
+        expect(updated?.tags).toEqual([]);
+        expect(updated?.categories).toEqual([]);
+        await expect(repository.findById(created.id)).resolves.toMatchObject({ tags: [], categories: [] });
+      });
+
+      it('answers null for an unknown id and creates nothing, not even named terms', async () => {
+        const result = await repository.update(9999, someChanges().with({ title: 'x' }).replacingTags('ghost').build());
+        expect(result).toBeNull();
+        await expect(repository.list({ includeInvisible: true })).resolves.toEqual([]);
+        await expect(repository.listTerms('tag')).resolves.toEqual([]);
+      });
+
+      it('is all or nothing: an unknown reference leaves fields, links and terms as they were', async () => {
+        const created = await repository.create(aNewArticle().withTags('kept').build());
+        const attempt = repository.update(
+          created.id,
+          someChanges().with({ title: 'lost' }).replacingTags('new-one', { id: 'missing' }).build(),
+        );
+        await expect(attempt).rejects.toBeInstanceOf(UnknownReferenceError);
+        await expect(repository.findById(created.id)).resolves.toEqual(created);
+        await expect(repository.listTerms('tag')).resolves.toEqual(created.tags);
+      });
+
+      it('ends on one of the written states when updates of one article race', async () => {
+        const created = await repository.create(aNewArticle().build());
+        const titles = Array.from({ length: 10 }, (_, index) => `title ${index}`);
+        const results = await Promise.all(
+          titles.map((title, index) =>
+            repository.update(
+              created.id,
+              someChanges()
+                .with({ title })
+                .replacingTags(`tag ${index}`)
+                .at(new Date(created.createdAt.getTime() + index + 1))
+                .build(),
+            ),
+          ),
+        );
+        expect(results.every((result) => result !== null)).toBe(true);
+        const final = await repository.findById(created.id);
+        const index = titles.indexOf(final?.title ?? '');
+        expect(index).toBeGreaterThanOrEqual(0);
+        // Title and links come from the same write: no mix of two updates.
+        expect(termNames(final)).toEqual([`tag ${index}`]);
+      });
+    });
+  });
+}
