@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { buildContainer, closeContainer } from './composition/container';
 import { createApp } from './composition/create-app';
 import { TOKENS } from './composition/tokens';
@@ -17,7 +18,7 @@ async function main(): Promise<void> {
   server.once('listening', () =>
     logger.info(
       {
-        port: config.port,
+        port: (server.address() as AddressInfo).port,
         storage: describeDatabase(config.database),
         writes: config.apiToken ? 'need the API token' : 'open (API_TOKEN unset)',
       },

@@ -23,6 +23,10 @@ async function typeOrmStorageModule(database: Exclude<DatabaseConfig, { kind: 'm
   const dataSource = await openDataSource(database);
   return new ContainerModule(({ bind }) => {
     bind(TOKENS.ArticleRepository).toConstantValue(new TypeOrmArticleRepository(dataSource));
-    bind<StorageLifecycle>(TOKENS.StorageLifecycle).toConstantValue({ close: () => dataSource.destroy() });
+    bind<StorageLifecycle>(TOKENS.StorageLifecycle).toConstantValue({
+      close: async () => {
+        if (dataSource.isInitialized) await dataSource.destroy();
+      },
+    });
   });
 }

@@ -6,6 +6,7 @@ import {
   compareByCodePoint,
   isReferenceById,
   isReferenceByName,
+  StorageUnavailableError,
   sortTermsByName,
   type Term,
   type TermKind,
@@ -120,6 +121,8 @@ export class TypeOrmArticleRepository implements ArticleRepository {
   }
 
   private async run<T>(work: () => Promise<T>): Promise<T> {
+    // After shutdown (or before start) the connection is gone: the client may retry elsewhere.
+    if (!this.dataSource.isInitialized) throw new StorageUnavailableError();
     try {
       return await (this.sqliteLock ? this.sqliteLock.runExclusive(work) : work());
     } catch (error) {

@@ -11,6 +11,10 @@ export function jsonBody(limitBytes: number): RequestHandler {
     if (!request.is('application/json')) {
       return next(new HttpRequestError(415, 'The body must be JSON, sent with Content-Type: application/json'));
     }
+    // body-parser would read an empty body as {}; say what is really wrong.
+    if (request.get('content-length') === '0') {
+      return next(new HttpRequestError(400, 'body: is empty, expected a JSON object'));
+    }
     parse(request, response, (error?: unknown) => next(error && translateBodyParserError(error, limitBytes)));
   };
 }

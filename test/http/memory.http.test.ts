@@ -1,0 +1,3 @@
+import { describeHttpApi } from './suites';
+
+describeHttpApi('memory');

@@ -1,0 +1,69 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+import readline from 'node:readline';
+
+const MAIN = path.resolve(__dirname, '../../dist/src/main.js');
+
+export interface RunningService {
+  process: ChildProcess;
+  baseUrl: string;
+  /** Resolves with the exit code (or the signal's name). */
+  exited: Promise<number | string>;
+}
+
+/**
+ * Starts the built service (`npm run build` runs before `npm test`) as a real process and
+ * resolves once it logs that it listens. PORT=0 lets the system pick a free port.
+ */
+export function startService(env: Record<string, string>, cwd: string): Promise<RunningService> {
+  const child = spawn(process.execPath, [MAIN], {
+    cwd,
+    env: { PATH: process.env.PATH ?? '', PORT: '0', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = new Promise<number | string>((resolve) =>
+    child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown')),
+  );
+  let stderr = '';
+  child.stderr?.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`service did not start in 20 s: ${stderr}`)), 20_000);
+    readline.createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
+      const entry = safeJson(line);
+      if (entry?.msg === 'blog article API is listening') {
+        clearTimeout(timer);
+        resolve({ process: child, baseUrl: `http://127.0.0.1:${entry.port}`, exited });
+      }
+    });
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`service exited with ${code} before listening: ${stderr}`));
+    });
+  });
+}
+
+/** Runs the built service to its end and collects what it printed. */
+export function runServiceToExit(env: Record<string, string>, cwd: string) {
+  const child = spawn(process.execPath, [MAIN], { cwd, env: { PATH: process.env.PATH ?? '', ...env } });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => {
+    stdout += chunk;
+  });
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+    child.once('exit', (code) => resolve({ code, stdout, stderr })),
+  );
+}
+
+function safeJson(line: string): Record<string, unknown> | null {
+  try {
+    return JSON.parse(line);
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,24 @@
+import type { Clock } from '../../src/application';
+
+/** A clock that says what the test sets, and moves only when told. */
+export class TestClock implements Clock {
+  private current: Date;
+
+  constructor(start: Date | string = '2026-01-01T00:00:00.000Z') {
+    this.current = new Date(start);
+  }
+
+  /** A fresh copy each time, so a caller cannot move the clock by mutating the result. */
+  now(): Date {
+    return new Date(this.current);
+  }
+
+  set(at: Date | string): void {
+    this.current = new Date(at);
+  }
+
+  advance(milliseconds: number): Date {
+    this.current = new Date(this.current.getTime() + milliseconds);
+    return this.now();
+  }
+}

@@ -1,0 +1,104 @@
+import { CreateArticle, type CreateArticleInput, ListTags, ListVisibleArticles } from '../../../src/application';
+import { UnknownReferenceError, ValidationError } from '../../../src/domain';
+import { InMemoryArticleRepository } from '../../../src/infrastructure/persistence/memory/in-memory-article-repository';
+import { aCreateInput } from '../../support/builders';
+import { TestClock } from '../../support/test-clock';
+
+describe('CreateArticle', () => {
+  let repository: InMemoryArticleRepository;
+  let clock: TestClock;
+  let createArticle: CreateArticle;
+  const everything = () => new ListVisibleArticles(repository).execute({ includeInvisible: true });
+  const tagNames = async () => (await new ListTags(repository).execute()).map((tag) => tag.name);
+
+  beforeEach(() => {
+    repository = new InMemoryArticleRepository();
+    clock = new TestClock('2026-05-06T07:08:09.123Z');
+    createArticle = new CreateArticle(repository, clock);
+  });
+
+  it('applies the defaults and stamps createdAt and updatedAt with the clock time', async () => {
+    const created = await createArticle.execute({ content: 'c' });
+
+    expect(created).toEqual({
+      id: 1,
+      title: null,
+      description: '这篇文章还没有介绍...',
+      content: 'c',
+      visible: true,
+      tags: [],
+      categories: [],
+      createdAt: new Date('2026-05-06T07:08:09.123Z'),
+      updatedAt: new Date('2026-05-06T07:08:09.123Z'),
+    });
+    await expect(repository.findById(created.id)).resolves.toEqual(created);
+  });
+
+  it('stores the given fields and gives increasing ids', async () => {
+    const first = await createArticle.execute(aCreateInput());
+    clock.advance(1000);
+    const second = await createArticle.execute(aCreateInput({ title: 'T', description: 'D', visible: false }));
+
+    expect(second).toMatchObject({ id: first.id + 1, title: 'T', description: 'D', content: 'World', visible: false });
+    expect(second.createdAt).toEqual(new Date('2026-05-06T07:08:10.123Z'));
+  });
+
+  it('links tags and categories by trimmed name, once each, ordered by name', async () => {
+    const created = await createArticle.execute(
+      aCreateInput({
+        tag: [{ name: ' b ' }, { name: 'B', description: 'upper' }, { name: 'b' }],
+        category: [{ name: 'x' }],
+      }),
+    );
+
+    expect(created.tags).toEqual([
+      { id: expect.any(String), name: 'B', description: 'upper' },
+      { id: expect.any(String), name: 'b', description: null },
+    ]);
+    expect(created.categories.map((category) => category.name)).toEqual(['x']);
+  });
+
+  it('links an existing tag by id', async () => {
+    const [tag] = (await createArticle.execute(aCreateInput({ tag: [{ name: 'TS' }] }))).tags;
+
+    const created = await createArticle.execute(aCreateInput({ tag: [{ id: tag?.id ?? '' }] }));
+
+    expect(created.tags).toEqual([tag]);
+  });
+
+  it('reports invalid input as a rejected promise, not a synchronous throw', async () => {
+    let promise: Promise<unknown> | undefined;
+    expect(() => {
+      promise = createArticle.execute({ content: '' });
+    }).not.toThrow();
+    await expect(promise).rejects.toThrow(ValidationError);
+  });
+
+  it('rejects invalid input with a ValidationError before writing anything', async () => {
+    // Wrapped in an async function so that this test checks what is written, whichever way it fails.
+    const attempt = async (input: CreateArticleInput) => createArticle.execute(input);
+
+    await expect(attempt({ content: '', tag: [{ name: 'new-tag' }] })).rejects.toThrow(ValidationError);
+    await expect(attempt({ content: 'c', title: 'x'.repeat(201) })).rejects.toThrow(
+      'title: must be at most 200 characters',
+    );
+    await expect(attempt({ content: 'c', category: [{ name: ' ' }] })).rejects.toThrow(
+      'category[0].name: must not be empty or only whitespace',
+    );
+    await expect(
+      attempt({ content: 'c', tag: Array.from({ length: 51 }, (_, i) => ({ name: `t${i}` })) }),
+    ).rejects.toThrow('tag: at most 50 references are allowed');
+
+    await expect(everything()).resolves.toEqual([]);
+    await expect(tagNames()).resolves.toEqual([]);
+  });
+
+  it('rejects an unknown tag id and writes neither the article nor the named tags', async () => {
+    const attempt = createArticle.execute(aCreateInput({ tag: [{ name: 'fresh' }, { id: 'no-such-id' }] }));
+
+    await expect(attempt).rejects.toThrow(UnknownReferenceError);
+    await expect(attempt).rejects.toThrow('tag: no tag with id "no-such-id"');
+    await expect(everything()).resolves.toEqual([]);
+    await expect(tagNames()).resolves.toEqual([]);
+  });
+});

@@ -1,0 +1,101 @@
+import { CreateArticle, ListTags, ListVisibleArticles, UpdateArticle } from '../../../src/application';
+import { type Article, ArticleNotFoundError, UnknownReferenceError, ValidationError } from '../../../src/domain';
+import { InMemoryArticleRepository } from '../../../src/infrastructure/persistence/memory/in-memory-article-repository';
+import { aCreateInput } from '../../support/builders';
+import { TestClock } from '../../support/test-clock';
+
+const CREATED_AT = new Date('2026-01-01T00:00:00.000Z');
+
+describe('UpdateArticle', () => {
+  let repository: InMemoryArticleRepository;
+  let clock: TestClock;
+  let updateArticle: UpdateArticle;
+  let existing: Article;
+
+  beforeEach(async () => {
+    repository = new InMemoryArticleRepository();
+    clock = new TestClock(CREATED_AT);
+    updateArticle = new UpdateArticle(repository, clock);
+    existing = await new CreateArticle(repository, clock).execute(
+      aCreateInput({
+        title: 'Old',
+        description: 'Old description',
+        tag: [{ name: 'keep' }],
+        category: [{ name: 'c' }],
+      }),
+    );
+    clock.advance(60_000);
+  });
+
+  it('applies the fields present, refreshes updatedAt and keeps createdAt', async () => {
+    const updated = await updateArticle.execute({ id: existing.id, title: 'New', visible: false });
+
+    expect(updated).toEqual({
+      ...existing,
+      title: 'New',
+      visible: false,
+      createdAt: CREATED_AT,
+      updatedAt: new Date('2026-01-01T00:01:00.000Z'),
+    });
+    await expect(repository.findById(existing.id)).resolves.toEqual(updated);
+  });
+
+  it('with only the id, refreshes updatedAt and nothing else', async () => {
+    const updated = await updateArticle.execute({ id: existing.id });
+
+    expect(updated).toEqual({ ...existing, updatedAt: clock.now() });
+    expect(updated.updatedAt).not.toEqual(existing.updatedAt);
+  });
+
+  it('sets a null title', async () => {
+    await expect(updateArticle.execute({ id: existing.id, title: null })).resolves.toMatchObject({ title: null });
+  });
+
+  it('replaces the whole set of tags when tag is present, and leaves categories alone', async () => {
+    const updated = await updateArticle.execute({ id: existing.id, tag: [{ name: 'new' }] });
+
+    expect(updated.tags.map((tag) => tag.name)).toEqual(['new']);
+    expect(updated.categories).toEqual(existing.categories);
+  });
+
+  it('removes every link with an empty array', async () => {
+    const updated = await updateArticle.execute({ id: existing.id, tag: [], category: [] });
+
+    expect(updated.tags).toEqual([]);
+    expect(updated.categories).toEqual([]);
+  });
+
+  it('rejects a missing id with ArticleNotFoundError and creates nothing', async () => {
+    const attempt = updateArticle.execute({ id: 999, content: 'x', tag: [{ name: 'ghost' }] });
+
+    await expect(attempt).rejects.toThrow(ArticleNotFoundError);
+    await expect(attempt).rejects.toMatchObject({ articleId: 999, message: 'article 999 does not exist' });
+    await expect(repository.findById(999)).resolves.toBeNull();
+    await expect(new ListVisibleArticles(repository).execute({ includeInvisible: true })).resolves.toEqual([existing]);
+    await expect(new ListTags(repository).execute()).resolves.toEqual(existing.tags);
+  });
+
+  it('validates before the lookup: an invalid body on a missing id is a ValidationError', async () => {
+    await expect(updateArticle.execute({ id: 999, content: '' })).rejects.toThrow(ValidationError);
+  });
+
+  it.each([
+    ['a too-long title', { title: 'x'.repeat(201) }, 'title: must be at most 200 characters'],
+    ['empty content', { content: '' }, 'content: must not be empty'],
+    ['NUL in the description', { description: '\u0000' }, 'description: must not contain the NUL character (U+0000)'],
+    ['a whitespace-only tag name', { tag: [{ name: '\t' }] }, 'tag[0].name: must not be empty or only whitespace'],
+  ])('rejects %s and leaves the article unchanged', async (_, changes, message) => {
+    const attempt = updateArticle.execute({ id: existing.id, ...changes });
+
+    await expect(attempt).rejects.toThrow(ValidationError);
+    await expect(attempt).rejects.toThrow(message);
+    await expect(repository.findById(existing.id)).resolves.toEqual(existing);
+  });
+
+  it('rejects an unknown category id and applies none of the other changes', async () => {
+    const attempt = updateArticle.execute({ id: existing.id, title: 'New', category: [{ id: 'nope' }] });
+
+    await expect(attempt).rejects.toThrow(UnknownReferenceError);
+    await expect(repository.findById(existing.id)).resolves.toEqual(existing);
+  });
+});

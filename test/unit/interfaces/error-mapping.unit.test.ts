@@ -1,0 +1,106 @@
+import type { Request, Response } from 'express';
+import {
+  ArticleNotFoundError,
+  StorageUnavailableError,
+  UnknownReferenceError,
+  ValidationError,
+} from '../../../src/domain';
+import { errorHandler, toHttpError } from '../../../src/interfaces/http/error-mapping';
+import { HttpRequestError, routeNotFound } from '../../../src/interfaces/http/request-errors';
+
+describe('toHttpError', () => {
+  it('maps a ValidationError to 400 with its field and reason', () => {
+    expect(toHttpError(new ValidationError('title', 'must be a string'))).toEqual({
+      status: 400,
+      message: 'title: must be a string',
+    });
+  });
+
+  it('maps an UnknownReferenceError to 400, naming the id', () => {
+    expect(toHttpError(new UnknownReferenceError('category', 'ck1abc'))).toEqual({
+      status: 400,
+      message: 'category: no category with id "ck1abc"',
+    });
+  });
+
+  it('maps an ArticleNotFoundError to 404, naming the id', () => {
+    expect(toHttpError(new ArticleNotFoundError(77))).toEqual({ status: 404, message: 'article 77 does not exist' });
+  });
+
+  it('maps a StorageUnavailableError to 503 without its cause', () => {
+    const error = new StorageUnavailableError({ cause: new Error('ECONNREFUSED 10.0.0.5:5432') });
+
+    expect(toHttpError(error)).toEqual({ status: 503, message: 'storage is unavailable, try again later' });
+  });
+
+  it.each([400, 401, 404, 413, 415] as const)('keeps the status %p of an HttpRequestError', (status) => {
+    expect(toHttpError(new HttpRequestError(status, 'what went wrong'))).toEqual({
+      status,
+      message: 'what went wrong',
+    });
+  });
+
+  it('maps a missing route to 404 naming method and path', () => {
+    expect(toHttpError(routeNotFound('DELETE', '/article/1'))).toEqual({
+      status: 404,
+      message: 'No route for DELETE /article/1',
+    });
+  });
+
+  it.each([
+    ['an Error', new Error('SELECT * FROM secret failed')],
+    ['a TypeError', new TypeError("Cannot read properties of undefined (reading 'id')")],
+    ['a string', 'password=hunter2'],
+    ['null', null],
+    ['undefined', undefined],
+    ['an error look-alike', { name: 'ValidationError', message: 'title: nope', field: 'title' }],
+  ])('maps %s to 500 "Internal error" without leaking anything', (_, thrown) => {
+    expect(toHttpError(thrown)).toEqual({ status: 500, message: 'Internal error' });
+  });
+});
+
+describe('errorHandler', () => {
+  function handle(error: unknown) {
+    const logged: { level: string; message: string; details: object }[] = [];
+    const answer: { status?: number; body?: unknown } = {};
+    const response = {
+      headersSent: false,
+      status(code: number) {
+        answer.status = code;
+        return response;
+      },
+      json(body: unknown) {
+        answer.body = body;
+        return response;
+      },
+    };
+    const logger = {
+      error: (details: object, message: string) => logged.push({ level: 'error', message, details }),
+      warn: (details: object, message: string) => logged.push({ level: 'warn', message, details }),
+    };
+    errorHandler(logger)(error, { id: 'req-1' } as unknown as Request, response as unknown as Response, () => {});
+    return { answer, logged };
+  }
+
+  it('answers the failure wrapper with the mapped status', () => {
+    expect(handle(new ArticleNotFoundError(3)).answer).toEqual({
+      status: 404,
+      body: { statusCode: 10001, data: null, message: 'article 3 does not exist' },
+    });
+  });
+
+  it('logs an unexpected error with the request id, and answers only "Internal error"', () => {
+    const error = new Error('driver exploded');
+    const { answer, logged } = handle(error);
+
+    expect(answer).toEqual({ status: 500, body: { statusCode: 10001, data: null, message: 'Internal error' } });
+    expect(logged).toEqual([
+      { level: 'error', message: 'unexpected error', details: { err: error, requestId: 'req-1' } },
+    ]);
+  });
+
+  it('warns about unavailable storage and logs nothing for client errors', () => {
+    expect(handle(new StorageUnavailableError()).logged.map((entry) => entry.level)).toEqual(['warn']);
+    expect(handle(new ValidationError('content', 'is required')).logged).toEqual([]);
+  });
+});
