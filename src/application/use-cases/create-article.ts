@@ -19,7 +19,7 @@ export class CreateArticle {
     private readonly clock: Clock,
   ) {}
 
-  execute(input: CreateArticleInput): Promise<Article> {
+  async execute(input: CreateArticleInput): Promise<Article> {
     return this.articles.create({
       fields: newArticleFields(input),
       tags: normalizeTermReferences('tag', input.tag ?? []),

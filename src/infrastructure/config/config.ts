@@ -50,15 +50,25 @@ function parsePort(raw: string | undefined): number {
 export function parseDatabaseUrl(raw: string | undefined): DatabaseConfig {
   if (raw === undefined || raw === '') return { kind: 'sqlite', path: DEFAULT_SQLITE_PATH };
   if (raw === 'memory:') return { kind: 'memory' };
-  const sqlite = /^(?:sqlite|file):(?:\/\/)?(.+)$/.exec(raw);
-  if (sqlite?.[1]) return { kind: 'sqlite', path: sqlite[1] };
-  if (/^postgres(?:ql)?:\/\//.test(raw) && URL.canParse(raw)) return { kind: 'postgres', url: raw };
+  const sqlite = /^(?:sqlite|file):(.*)$/.exec(raw);
+  if (sqlite) {
+    // sqlite:data/x.db, sqlite:/abs/x.db and sqlite:///abs/x.db all name a file.
+    const path = (sqlite[1] ?? '').replace(/^\/\//, '');
+    if (path !== '') return { kind: 'sqlite', path };
+    throw new ConfigError('DATABASE_URL', `"${raw}" names no SQLite file (e.g. sqlite:data/blog.sqlite)`);
+  }
+  if (/^postgres(?:ql)?:\/\//.test(raw) && URL.canParse(raw) && new URL(raw).hostname !== '') {
+    return { kind: 'postgres', url: raw };
+  }
   throw new ConfigError('DATABASE_URL', 'expected postgres://…, sqlite:<path>, file:<path> or memory:');
 }
 
+const BODY_SIZE = /^\d+(?:\.\d+)?\s*(?:b|kb|mb|gb)?$/i;
+
 function parseBodyLimit(raw: string | undefined): number {
   if (raw === undefined || raw === '') return 1_048_576;
-  const limit = bytes.parse(raw);
+  // bytes.parse alone would read "1m" or "10 apples" as their leading digits.
+  const limit = BODY_SIZE.test(raw) ? bytes.parse(raw) : null;
   if (limit === null || !Number.isFinite(limit) || limit <= 0) {
     throw new ConfigError('BODY_LIMIT', `"${raw}" is not a size such as 1mb or 512kb`);
   }

@@ -19,7 +19,8 @@ export function toValidationError(error: z.ZodError): ValidationError {
   const field = fieldName(issue.path);
   switch (issue.code) {
     case 'unrecognized_keys': {
-      const key = issue.keys[0] ?? '';
+      // A client's key is echoed back, but never more than 64 characters of it.
+      const key = (issue.keys[0] ?? '').slice(0, 64);
       const name = field === 'body' ? key : `${field}.${key}`;
       return new ValidationError(name, READ_ONLY_FIELDS.has(name) ? 'is read-only' : 'is not a known field');
     }
