@@ -60,10 +60,18 @@ function readConfigOrExit(): AppConfig {
   }
 }
 
-/** Stops accepting connections, closes idle keep-alive ones, and resolves when the last request is done. */
+/**
+ * Stops accepting connections and resolves when the last request is done. A keep-alive
+ * connection becomes idle when its request finishes; sweeping idle ones closes it then,
+ * instead of after the keep-alive timeout.
+ */
 function closeServer(server: Server): Promise<void> {
   return new Promise((resolve) => {
-    server.close(() => resolve());
+    const sweep = setInterval(() => server.closeIdleConnections(), 50);
+    server.close(() => {
+      clearInterval(sweep);
+      resolve();
+    });
     server.closeIdleConnections();
   });
 }

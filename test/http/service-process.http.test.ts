@@ -1,7 +1,8 @@
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { runServiceToExit, startService } from '../support/service-process';
+import { runScriptToExit, runServiceToExit, startService } from '../support/service-process';
 import { createPostgresDatabase, type TestDatabase } from '../support/test-databases';
 
 /** The built service as a real process: zero-setup start, durability under SIGKILL, clean stop, bad config. */
@@ -70,6 +71,45 @@ describe('the service process', () => {
         await database.drop();
       }
     });
+  });
+
+  it('on SIGTERM finishes the request in flight, then exits 0 promptly', async () => {
+    const service = await startService({ DATABASE_URL: 'sqlite:drain.sqlite' }, workDir);
+    const body = JSON.stringify({ content: 'sent across the shutdown' });
+    const url = new URL('/article/create', service.baseUrl);
+    const answered = new Promise<number>((resolve, reject) => {
+      const call = http.request(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      });
+      call.once('response', (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      });
+      call.once('error', reject);
+      call.write(body.slice(0, 10));
+      // The rest of the body arrives only after SIGTERM.
+      setTimeout(() => {
+        service.process.kill('SIGTERM');
+        setTimeout(() => call.end(body.slice(10)), 300);
+      }, 200);
+    });
+    await expect(answered).resolves.toBe(201);
+    const exitedAt = Date.now();
+    await expect(service.exited).resolves.toBe(0);
+    // Not held open by the finished request's keep-alive connection.
+    expect(Date.now() - exitedAt).toBeLessThan(2_000);
+    // A new connection is refused once it has stopped.
+    await expect(fetch(`${service.baseUrl}/article`)).rejects.toThrow();
+  });
+
+  it('npm run migrate brings a new database to the current schema, and again is a no-op', async () => {
+    const env = { DATABASE_URL: `sqlite:${path.join(workDir, 'migrated.sqlite')}` };
+    for (let run = 0; run < 2; run++) {
+      const result = await runScriptToExit('migrate.js', env, workDir);
+      expect(result.code).toBe(0);
+      expect(result.stdout).toMatch(/is at the current schema \(1 migrations applied\)/);
+    }
   });
 
   it.each([

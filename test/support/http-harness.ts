@@ -5,6 +5,8 @@ import { Client } from 'pg';
 import { buildContainer, closeContainer } from '../../src/composition/container';
 import { createApp } from '../../src/composition/create-app';
 import type { AppConfig, DatabaseConfig } from '../../src/infrastructure/config/config';
+import { EMPTY_DATABASE_SQL } from './empty-database';
+import { TestClock } from './test-clock';
 import { createPostgresDatabase, createSqliteFile } from './test-databases';
 
 export type StorageKind = 'memory' | 'sqlite' | 'postgres';
@@ -15,8 +17,6 @@ interface TestStorage {
   empty(): Promise<void>;
   remove(): Promise<void>;
 }
-
-const TABLES = ['article_tags', 'article_categories', 'tags', 'categories', 'articles'];
 
 async function openTestStorage(kind: StorageKind): Promise<TestStorage> {
   switch (kind) {
@@ -30,7 +30,7 @@ async function openTestStorage(kind: StorageKind): Promise<TestStorage> {
           // A second connection, as another process would have; WAL lets it write beside the app's.
           const db = new Database(file.path);
           try {
-            db.exec(`${TABLES.map((table) => `DELETE FROM ${table};`).join(' ')} DELETE FROM sqlite_sequence;`);
+            for (const statement of EMPTY_DATABASE_SQL.sqlite) db.exec(statement);
           } finally {
             db.close();
           }
@@ -46,7 +46,7 @@ async function openTestStorage(kind: StorageKind): Promise<TestStorage> {
           const client = new Client({ connectionString: database.url });
           await client.connect();
           try {
-            await client.query(`TRUNCATE ${TABLES.join(', ')} RESTART IDENTITY`);
+            for (const statement of EMPTY_DATABASE_SQL.postgres) await client.query(statement);
           } finally {
             await client.end();
           }
@@ -55,18 +55,6 @@ async function openTestStorage(kind: StorageKind): Promise<TestStorage> {
       };
     }
   }
-}
-
-/** A clock that moves one second per reading, so that every write gets a later time. */
-export function steppingClock(start = new Date('2026-05-01T10:00:00.000Z')) {
-  let next = start.getTime();
-  return {
-    now: () => {
-      const now = new Date(next);
-      next += 1000;
-      return now;
-    },
-  };
 }
 
 export interface HttpHarness {
@@ -88,7 +76,8 @@ export async function openHttpHarness(kind: StorageKind, config: Partial<AppConf
     logLevel: 'silent',
     ...config,
   };
-  const build = () => buildContainer(fullConfig, { clock: steppingClock() });
+  // Every reading is a second later, so that an update's updatedAt always moves.
+  const build = () => buildContainer(fullConfig, { clock: new TestClock('2026-05-01T10:00:00.000Z', 1000) });
   let container = await build();
   let app = createApp(container);
   return {

@@ -2,7 +2,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import readline from 'node:readline';
 
-const MAIN = path.resolve(__dirname, '../../dist/src/main.js');
+const BUILT = path.resolve(__dirname, '../../dist/src');
+const MAIN = path.join(BUILT, 'main.js');
 
 export interface RunningService {
   process: ChildProcess;
@@ -46,7 +47,15 @@ export function startService(env: Record<string, string>, cwd: string): Promise<
 
 /** Runs the built service to its end and collects what it printed. */
 export function runServiceToExit(env: Record<string, string>, cwd: string) {
-  const child = spawn(process.execPath, [MAIN], { cwd, env: { PATH: process.env.PATH ?? '', ...env } });
+  return runScriptToExit('main.js', env, cwd);
+}
+
+/** Runs a built entry point of dist/src (main.js, migrate.js) to its end. */
+export function runScriptToExit(script: string, env: Record<string, string>, cwd: string) {
+  const child = spawn(process.execPath, [path.join(BUILT, script)], {
+    cwd,
+    env: { PATH: process.env.PATH ?? '', ...env },
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk) => {

@@ -3,17 +3,11 @@ import type { SqlDatabaseConfig } from '../../src/infrastructure/persistence/typ
 import { openDataSource } from '../../src/infrastructure/persistence/typeorm/data-source';
 import { TypeOrmArticleRepository } from '../../src/infrastructure/persistence/typeorm/typeorm-article-repository';
 import type { ContractSubject } from '../contract/article-repository.contract';
+import { EMPTY_DATABASE_SQL } from './empty-database';
 
-const TABLES = ['article_tags', 'article_categories', 'tags', 'categories', 'articles'];
-
-/** Empties every table and restarts ids, so each test starts from a new database's state. */
-export async function emptyDatabase(dataSource: DataSource): Promise<void> {
-  if (dataSource.options.type === 'postgres') {
-    await dataSource.query(`TRUNCATE ${TABLES.join(', ')} RESTART IDENTITY`);
-    return;
-  }
-  for (const table of TABLES) await dataSource.query(`DELETE FROM ${table}`);
-  await dataSource.query(`DELETE FROM sqlite_sequence`);
+async function emptyDatabase(dataSource: DataSource): Promise<void> {
+  const statements = EMPTY_DATABASE_SQL[dataSource.options.type === 'postgres' ? 'postgres' : 'sqlite'];
+  for (const statement of statements) await dataSource.query(statement);
 }
 
 export async function openSqlSubject(

@@ -1,16 +1,21 @@
 import type { Clock } from '../../src/application';
 
-/** A clock that says what the test sets, and moves only when told. */
+/** A clock that says what the test sets, and moves when told (or by `stepMs` after each reading). */
 export class TestClock implements Clock {
   private current: Date;
 
-  constructor(start: Date | string = '2026-01-01T00:00:00.000Z') {
+  constructor(
+    start: Date | string = '2026-01-01T00:00:00.000Z',
+    private readonly stepMs = 0,
+  ) {
     this.current = new Date(start);
   }
 
   /** A fresh copy each time, so a caller cannot move the clock by mutating the result. */
   now(): Date {
-    return new Date(this.current);
+    const now = new Date(this.current);
+    this.current = new Date(now.getTime() + this.stepMs);
+    return now;
   }
 
   set(at: Date | string): void {

@@ -1,0 +1,7 @@
+/** Statements that empty every table and restart ids, so a test starts from a new database's state. */
+const TABLES = ['article_tags', 'article_categories', 'tags', 'categories', 'articles'];
+
+export const EMPTY_DATABASE_SQL = {
+  postgres: [`TRUNCATE ${TABLES.join(', ')} RESTART IDENTITY`],
+  sqlite: [...TABLES.map((table) => `DELETE FROM ${table}`), 'DELETE FROM sqlite_sequence'],
+} as const;
