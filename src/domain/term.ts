@@ -13,6 +13,8 @@ export type Tag = Term;
 export type Category = Term;
 
 export const TERM_RULES = {
+  /** Generated ids are 24 characters; anything much longer cannot name a term. */
+  idMaxLength: 64,
   nameMaxLength: 64,
   descriptionMaxLength: 1000,
   maxReferencesPerArticle: 50,
@@ -46,6 +48,7 @@ export function normalizeTermReferences(kind: TermKind, references: readonly Ter
   references.forEach((reference, index) => {
     const field = `${kind}[${index}]`;
     if ('id' in reference) {
+      checkTermId(`${field}.id`, reference.id);
       if (seen.has(`id:${reference.id}`)) return;
       seen.add(`id:${reference.id}`);
       normalized.push({ id: reference.id });
@@ -59,6 +62,15 @@ export function normalizeTermReferences(kind: TermKind, references: readonly Ter
     normalized.push({ name, description });
   });
   return normalized;
+}
+
+function checkTermId(field: string, id: string): void {
+  if (id.length === 0) throw new ValidationError(field, 'must not be empty');
+  if (codePointLength(id) > TERM_RULES.idMaxLength) {
+    throw new ValidationError(field, `must be at most ${TERM_RULES.idMaxLength} characters`);
+  }
+  const unstorable = unstorableTextReason(id);
+  if (unstorable) throw new ValidationError(field, unstorable);
 }
 
 function checkTermName(field: string, raw: string): string {

@@ -72,6 +72,9 @@ export function createArticleSuite(kind: StorageKind): void {
         /^category\[0\]\.colour/,
       ],
       ['a blank tag name', { content: 'c', tag: [{ name: '   ' }] }, /^tag\[0\]\.name: /],
+      ['NUL in a reference id', { content: 'c', tag: [{ id: 'a\u0000' }] }, /^tag\[0\]\.id: .*NUL/],
+      ['an empty reference id', { content: 'c', category: [{ id: '' }] }, 'category[0].id: must not be empty'],
+      ['a reference id of 65 characters', { content: 'c', tag: [{ id: 'x'.repeat(65) }] }, /^tag\[0\]\.id: /],
       ['51 references', { content: 'c', tag: Array.from({ length: 51 }, (_, i) => ({ name: `t${i}` })) }, /^tag: /],
     ])('rejects %s with 400 naming the field', async (_case, body, message) => {
       const response = await create(body);

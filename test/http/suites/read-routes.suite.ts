@@ -41,6 +41,14 @@ export function readRoutesSuite(kind: StorageKind): void {
       },
     );
 
+    it('quotes at most 32 characters of a bad path id', async () => {
+      const response = await get(`/article/${'9'.repeat(5000)}`);
+      expect(response.status).toBe(400);
+      expect(response.body.message).toBe(
+        `id: "${'9'.repeat(32)}…" is not an article id (a positive integer up to 2147483647)`,
+      );
+    });
+
     it('GET /seed/create adds Article 1..3 and answers the visible list; each call adds three', async () => {
       const first = await get('/seed/create');
       expect(first.status).toBe(200);

@@ -146,6 +146,24 @@ describe('normalizeTermReferences', () => {
   });
 });
 
+describe('normalizeTermReferences: id references', () => {
+  it.each([
+    ['empty', '', 'must not be empty'],
+    ['longer than 64 characters', 'x'.repeat(65), 'must be at most 64 characters'],
+    ['holding NUL', 'ab\u0000', 'must not contain the NUL character (U+0000)'],
+    ['holding a lone surrogate', 'ab\udc00', 'must not contain unpaired UTF-16 surrogates'],
+  ])('rejects an id that is %s, naming the reference', (_case, id, reason) => {
+    expect(validationErrorOf(() => normalizeTermReferences('category', [{ name: 'fine' }, { id }]))).toMatchObject({
+      field: 'category[1].id',
+      reason,
+    });
+  });
+
+  it('accepts an id of 64 characters', () => {
+    expect(normalizeTermReferences('tag', [{ id: 'x'.repeat(64) }])).toEqual([{ id: 'x'.repeat(64) }]);
+  });
+});
+
 describe('isValidArticleId', () => {
   it.each([1, 42, 2_147_483_647])('accepts %p', (id) => {
     expect(isValidArticleId(id)).toBe(true);

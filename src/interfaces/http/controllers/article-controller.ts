@@ -34,7 +34,8 @@ export class ArticleController {
     const raw = String(request.params.id);
     const id = parsePathId(raw);
     if (id === null) {
-      throw new HttpRequestError(400, `id: "${raw}" is not an article id (a positive integer up to 2147483647)`);
+      const shown = raw.length > 32 ? `${raw.slice(0, 32)}…` : raw;
+      throw new HttpRequestError(400, `id: "${shown}" is not an article id (a positive integer up to 2147483647)`);
     }
     const article = await this.getArticle.execute({ id });
     return { status: 200, data: article && presentArticle(article) };
