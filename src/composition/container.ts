@@ -1,7 +1,6 @@
 import 'reflect-metadata';
-import { Container, ContainerModule } from 'inversify';
+import { type Bind, Container, ContainerModule, type MapToResolvedValueInjectOptions } from 'inversify';
 import {
-  type ArticleRepository,
   type Clock,
   CreateArticle,
   GetArticle,
@@ -44,57 +43,30 @@ function coreModule(config: AppConfig, overrides: ContainerOverrides): Container
   });
 }
 
+/** Binds a class to one instance, built from the identifiers of its constructor's arguments. */
+function bindSingleton<T, A extends unknown[]>(
+  bind: Bind,
+  type: new (...args: A) => T,
+  dependencies: MapToResolvedValueInjectOptions<A>,
+): void {
+  bind(type)
+    .toResolvedValue((...args: A) => new type(...args), dependencies)
+    .inSingletonScope();
+}
+
 const useCaseModule = new ContainerModule(({ bind }) => {
-  const repository = [TOKENS.ArticleRepository] as const;
-  const repositoryAndClock = [TOKENS.ArticleRepository, TOKENS.Clock] as const;
-  bind(CreateArticle)
-    .toResolvedValue(
-      (articles: ArticleRepository, clock: Clock) => new CreateArticle(articles, clock),
-      [...repositoryAndClock],
-    )
-    .inSingletonScope();
-  bind(UpdateArticle)
-    .toResolvedValue(
-      (articles: ArticleRepository, clock: Clock) => new UpdateArticle(articles, clock),
-      [...repositoryAndClock],
-    )
-    .inSingletonScope();
-  bind(ListVisibleArticles)
-    .toResolvedValue((articles: ArticleRepository) => new ListVisibleArticles(articles), [...repository])
-    .inSingletonScope();
-  bind(GetArticle)
-    .toResolvedValue((articles: ArticleRepository) => new GetArticle(articles), [...repository])
-    .inSingletonScope();
-  bind(ListTags)
-    .toResolvedValue((articles: ArticleRepository) => new ListTags(articles), [...repository])
-    .inSingletonScope();
-  bind(ListCategories)
-    .toResolvedValue((articles: ArticleRepository) => new ListCategories(articles), [...repository])
-    .inSingletonScope();
-  bind(SeedArticles)
-    .toResolvedValue(
-      (create: CreateArticle, list: ListVisibleArticles) => new SeedArticles(create, list),
-      [CreateArticle, ListVisibleArticles],
-    )
-    .inSingletonScope();
+  bindSingleton(bind, CreateArticle, [TOKENS.ArticleRepository, TOKENS.Clock]);
+  bindSingleton(bind, UpdateArticle, [TOKENS.ArticleRepository, TOKENS.Clock]);
+  bindSingleton(bind, ListVisibleArticles, [TOKENS.ArticleRepository]);
+  bindSingleton(bind, GetArticle, [TOKENS.ArticleRepository]);
+  bindSingleton(bind, ListTags, [TOKENS.ArticleRepository]);
+  bindSingleton(bind, ListCategories, [TOKENS.ArticleRepository]);
+  bindSingleton(bind, SeedArticles, [CreateArticle, ListVisibleArticles]);
 });
 
 const controllerModule = new ContainerModule(({ bind }) => {
-  bind(ArticleController)
-    .toResolvedValue(
-      (create: CreateArticle, update: UpdateArticle, list: ListVisibleArticles, get: GetArticle) =>
-        new ArticleController(create, update, list, get),
-      [CreateArticle, UpdateArticle, ListVisibleArticles, GetArticle],
-    )
-    .inSingletonScope();
-  bind(SeedController)
-    .toResolvedValue((seed: SeedArticles) => new SeedController(seed), [SeedArticles])
-    .inSingletonScope();
-  bind(TermController)
-    .toResolvedValue(
-      (tags: ListTags, categories: ListCategories) => new TermController(tags, categories),
-      [ListTags, ListCategories],
-    )
-    .inSingletonScope();
-  bind(UserController).toConstantValue(new UserController());
+  bindSingleton(bind, ArticleController, [CreateArticle, UpdateArticle, ListVisibleArticles, GetArticle]);
+  bindSingleton(bind, SeedController, [SeedArticles]);
+  bindSingleton(bind, TermController, [ListTags, ListCategories]);
+  bindSingleton(bind, UserController, []);
 });
