@@ -80,6 +80,18 @@ export function articleRepositoryContract(name: string, open: () => Promise<Cont
         expect(read?.updatedAt.getTime()).toBe(createdAt.getTime());
       });
 
+      it('stores the longest title and description the domain allows, counted in code points', async () => {
+        const title = '😀'.repeat(200);
+        const description = '𝄞'.repeat(1000);
+        const created = await repository.create(
+          aNewArticle().with({ title, description }).withTags('🏷'.repeat(64)).build(),
+        );
+        const read = await repository.findById(created.id);
+        expect(read?.title).toBe(title);
+        expect(read?.description).toBe(description);
+        expect(termNames(read)).toEqual(['🏷'.repeat(64)]);
+      });
+
       it('round-trips text exactly: emoji, right-to-left, SQL and HTML, long content', async () => {
         const content = `${'😀 مرحبا ; DROP TABLE articles; -- <script>alert(1)</script> \' " \\ '.repeat(2000)}\n\t `;
         const title = "Robert'); DROP TABLE tags;-- 👩‍👩‍👧";
