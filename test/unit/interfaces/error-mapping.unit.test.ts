@@ -1,4 +1,4 @@
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import {
   ArticleNotFoundError,
   StorageUnavailableError,
@@ -7,6 +7,7 @@ import {
 } from '../../../src/domain';
 import { errorHandler, toHttpError } from '../../../src/interfaces/http/error-mapping';
 import { HttpRequestError, routeNotFound } from '../../../src/interfaces/http/request-errors';
+import { recordingResponse } from '../../support/recording-response';
 
 describe('toHttpError', () => {
   it('maps a ValidationError to 400 with its field and reason', () => {
@@ -62,23 +63,12 @@ describe('toHttpError', () => {
 describe('errorHandler', () => {
   function handle(error: unknown) {
     const logged: { level: string; message: string; details: object }[] = [];
-    const answer: { status?: number; body?: unknown } = {};
-    const response = {
-      headersSent: false,
-      status(code: number) {
-        answer.status = code;
-        return response;
-      },
-      json(body: unknown) {
-        answer.body = body;
-        return response;
-      },
-    };
+    const { response, answer } = recordingResponse();
     const logger = {
       error: (details: object, message: string) => logged.push({ level: 'error', message, details }),
       warn: (details: object, message: string) => logged.push({ level: 'warn', message, details }),
     };
-    errorHandler(logger)(error, { id: 'req-1' } as unknown as Request, response as unknown as Response, () => {});
+    errorHandler(logger)(error, { id: 'req-1' } as unknown as Request, response, () => {});
     return { answer, logged };
   }
 

@@ -1,7 +1,8 @@
-import type { NextFunction, Request, Response } from 'express';
+import type { NextFunction, Request } from 'express';
 import { decoratedRouter } from '../../../src/interfaces/user-demo/decorated-router';
 import { Controller, Get, Post, readRoutes } from '../../../src/interfaces/user-demo/route-decorators';
 import { UserController } from '../../../src/interfaces/user-demo/user-controller';
+import { recordingResponse } from '../../support/recording-response';
 
 @Controller('/x')
 class ExampleController {
@@ -62,26 +63,17 @@ describe('readRoutes', () => {
 describe('decoratedRouter', () => {
   /** Runs the middleware on a fake exchange and tells what it did. */
   function serve(method: string, originalUrl: string) {
-    const outcome: { passedOn: boolean; status?: number; body?: unknown } = { passedOn: false };
-    const response = {
-      status(code: number) {
-        outcome.status = code;
-        return response;
-      },
-      json(body: unknown) {
-        outcome.body = body;
-        return response;
-      },
-    };
+    const { response, answer } = recordingResponse();
+    let passedOn = false;
     const next: NextFunction = () => {
-      outcome.passedOn = true;
+      passedOn = true;
     };
     decoratedRouter([new UserController(), new ExampleController('a')])(
       { method, originalUrl } as Request,
-      response as unknown as Response,
+      response,
       next,
     );
-    return outcome;
+    return { passedOn, ...answer };
   }
 
   it('serves an exact method and URL with a 200 and the handler result', () => {
