@@ -1,0 +1,121 @@
+import { DataSource, type Logger } from 'typeorm';
+import type { ArticleRepository } from '../../src/application';
+import { dataSourceOptions, type SqlDatabaseConfig } from '../../src/infrastructure/persistence/typeorm/data-source';
+import { TypeOrmArticleRepository } from '../../src/infrastructure/persistence/typeorm/typeorm-article-repository';
+import { aNewArticle, someChanges } from '../support/builders';
+import { EMPTY_DATABASE_SQL } from '../support/empty-database';
+import { createPostgresDatabase, createSqliteFile } from '../support/test-databases';
+
+/** Counts the SQL statements TypeORM sends. */
+class QueryCounter implements Logger {
+  count = 0;
+  logQuery(): void {
+    this.count++;
+  }
+  logQueryError() {}
+  logQuerySlow() {}
+  logSchemaBuild() {}
+  logMigration() {}
+  log() {}
+}
+
+async function queriesFor(counter: QueryCounter, work: () => Promise<unknown>): Promise<number> {
+  const before = counter.count;
+  await work();
+  const sent = counter.count - before;
+  // Guards the comparisons below: a counter that saw nothing would make them pass for nothing.
+  expect(sent).toBeGreaterThan(0);
+  return sent;
+}
+
+const names = (prefix: string, count: number) => Array.from({ length: count }, (_, index) => `${prefix}${index}`);
+
+describe.each([
+  [
+    'SQLite',
+    async (): Promise<[SqlDatabaseConfig, () => Promise<void>]> => {
+      const file = createSqliteFile();
+      return [{ kind: 'sqlite', path: file.path }, async () => file.remove()];
+    },
+  ],
+  [
+    'PostgreSQL',
+    async (): Promise<[SqlDatabaseConfig, () => Promise<void>]> => {
+      const database = await createPostgresDatabase();
+      return [{ kind: 'postgres', url: database.url }, database.drop];
+    },
+  ],
+])('TypeORM on %s sends as many queries for a large request as for a small one', (_name, open) => {
+  let dataSource: DataSource;
+  let repository: ArticleRepository;
+  let remove: () => Promise<void>;
+  const counter = new QueryCounter();
+
+  beforeAll(async () => {
+    const [database, cleanUp] = await open();
+    remove = cleanUp;
+    dataSource = new DataSource({
+      ...dataSourceOptions(database),
+      logging: ['query'],
+      logger: counter,
+    });
+    await dataSource.initialize();
+    await dataSource.runMigrations();
+    repository = new TypeOrmArticleRepository(dataSource);
+  });
+  beforeEach(async () => {
+    for (const statement of EMPTY_DATABASE_SQL[database()]) await dataSource.query(statement);
+  });
+  afterAll(async () => {
+    await dataSource.destroy();
+    await remove();
+  });
+  const database = () => (dataSource.options.type === 'postgres' ? 'postgres' : 'sqlite');
+  const createWith = (tags: number, categories: number) =>
+    repository.create(
+      aNewArticle()
+        .withTags(...names('t', tags))
+        .withCategories(...names('c', categories))
+        .build(),
+    );
+
+  it('create: 1 tag or 20 new tags and categories', async () => {
+    const small = await queriesFor(counter, () => createWith(1, 1));
+    const large = await queriesFor(counter, () => createWith(20, 20));
+    expect(large).toBe(small);
+  });
+
+  it('update: replacing 1 or 20 links', async () => {
+    const article = await createWith(1, 1);
+    const small = await queriesFor(counter, () =>
+      repository.update(article.id, someChanges().replacingTags('x').replacingCategories('y').build()),
+    );
+    const large = await queriesFor(counter, () =>
+      repository.update(
+        article.id,
+        someChanges()
+          .replacingTags(...names('u', 20))
+          .replacingCategories(...names('v', 20))
+          .build(),
+      ),
+    );
+    expect(large).toBe(small);
+  });
+
+  it('get one: with 1 or 20 links', async () => {
+    const few = await createWith(1, 1);
+    const many = await createWith(20, 20);
+    const small = await queriesFor(counter, () => repository.findById(few.id));
+    const large = await queriesFor(counter, () => repository.findById(many.id));
+    expect(large).toBe(small);
+  });
+
+  it('list: 1 article or 40, each with links', async () => {
+    await createWith(3, 2);
+    const small = await queriesFor(counter, () => repository.list({ includeInvisible: false }));
+    for (let n = 0; n < 39; n++) await createWith(3, 2);
+    const large = await queriesFor(counter, () => repository.list({ includeInvisible: false }));
+    expect(large).toBe(small);
+    expect(small).toBeLessThanOrEqual(2);
+  });
+});
