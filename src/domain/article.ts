@@ -1,6 +1,6 @@
 import { ValidationError } from './errors';
 import type { Category, Tag } from './term';
-import { codePointLength, unstorableTextReason } from './text';
+import { checkStorableText } from './text';
 
 export interface Article {
   readonly id: number;
@@ -50,25 +50,17 @@ export function newArticleFields(input: NewArticleFieldsInput): ArticleFields {
 /** Checks the fields an update sets; absent fields stay absent. */
 export function checkArticleFields(fields: Partial<ArticleFields>): Partial<ArticleFields> {
   if (fields.title !== undefined && fields.title !== null) {
-    checkText('title', fields.title, ARTICLE_RULES.titleMaxLength);
+    checkStorableText('title', fields.title, ARTICLE_RULES.titleMaxLength);
   }
   if (fields.description !== undefined) {
-    checkText('description', fields.description, ARTICLE_RULES.descriptionMaxLength);
+    checkStorableText('description', fields.description, ARTICLE_RULES.descriptionMaxLength);
   }
   if (fields.content !== undefined) {
     // Whitespace-only content is valid; only the empty string is not.
     if (fields.content.length === 0) throw new ValidationError('content', 'must not be empty');
-    checkText('content', fields.content, Number.POSITIVE_INFINITY);
+    checkStorableText('content', fields.content);
   }
   return fields;
-}
-
-function checkText(field: string, text: string, maxLength: number): void {
-  if (maxLength !== Number.POSITIVE_INFINITY && codePointLength(text) > maxLength) {
-    throw new ValidationError(field, `must be at most ${maxLength} characters`);
-  }
-  const unstorable = unstorableTextReason(text);
-  if (unstorable) throw new ValidationError(field, unstorable);
 }
 
 export function isValidArticleId(id: number): boolean {

@@ -1,5 +1,5 @@
 import { ValidationError } from './errors';
-import { codePointLength, compareByCodePoint, unstorableTextReason } from './text';
+import { checkStorableText, codePointLength, compareByCodePoint } from './text';
 
 /** Tags and categories have the same shape and rules; `TermKind` tells them apart. */
 export type TermKind = 'tag' | 'category';
@@ -56,7 +56,7 @@ export function normalizeTermReferences(kind: TermKind, references: readonly Ter
     }
     const name = checkTermName(`${field}.name`, reference.name);
     const description = reference.description ?? null;
-    if (description !== null) checkTermDescription(`${field}.description`, description);
+    if (description !== null) checkStorableText(`${field}.description`, description, TERM_RULES.descriptionMaxLength);
     if (seen.has(`name:${name}`)) return;
     seen.add(`name:${name}`);
     normalized.push({ name, description });
@@ -66,31 +66,14 @@ export function normalizeTermReferences(kind: TermKind, references: readonly Ter
 
 function checkTermId(field: string, id: string): void {
   if (id.length === 0) throw new ValidationError(field, 'must not be empty');
-  if (codePointLength(id) > TERM_RULES.idMaxLength) {
-    throw new ValidationError(field, `must be at most ${TERM_RULES.idMaxLength} characters`);
-  }
-  const unstorable = unstorableTextReason(id);
-  if (unstorable) throw new ValidationError(field, unstorable);
+  checkStorableText(field, id, TERM_RULES.idMaxLength);
 }
 
 function checkTermName(field: string, raw: string): string {
   const name = raw.trim();
-  const length = codePointLength(name);
-  if (length < 1) throw new ValidationError(field, 'must not be empty or only whitespace');
-  if (length > TERM_RULES.nameMaxLength) {
-    throw new ValidationError(field, `must be at most ${TERM_RULES.nameMaxLength} characters`);
-  }
-  const unstorable = unstorableTextReason(name);
-  if (unstorable) throw new ValidationError(field, unstorable);
+  if (codePointLength(name) < 1) throw new ValidationError(field, 'must not be empty or only whitespace');
+  checkStorableText(field, name, TERM_RULES.nameMaxLength);
   return name;
-}
-
-function checkTermDescription(field: string, description: string): void {
-  if (codePointLength(description) > TERM_RULES.descriptionMaxLength) {
-    throw new ValidationError(field, `must be at most ${TERM_RULES.descriptionMaxLength} characters`);
-  }
-  const unstorable = unstorableTextReason(description);
-  if (unstorable) throw new ValidationError(field, unstorable);
 }
 
 export function sortTermsByName<T extends Term>(terms: readonly T[]): T[] {

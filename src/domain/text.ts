@@ -1,3 +1,5 @@
+import { ValidationError } from './errors';
+
 /** Text rules shared by every entity. Lengths are Unicode code points, never UTF-16 units. */
 
 export function codePointLength(text: string): number {
@@ -27,4 +29,13 @@ export function compareByCodePoint(a: string, b: string): number {
     const difference = (l.value.codePointAt(0) ?? 0) - (r.value.codePointAt(0) ?? 0);
     if (difference !== 0) return difference;
   }
+}
+
+/** Throws a ValidationError naming `field` when the text is too long or cannot be stored. */
+export function checkStorableText(field: string, text: string, maxLength?: number): void {
+  if (maxLength !== undefined && codePointLength(text) > maxLength) {
+    throw new ValidationError(field, `must be at most ${maxLength} characters`);
+  }
+  const unstorable = unstorableTextReason(text);
+  if (unstorable) throw new ValidationError(field, unstorable);
 }
