@@ -1,14 +1,12 @@
 import 'reflect-metadata';
-import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createTerminus } from '@godaddy/terminus';
+import { CheckReadiness } from './application';
 import { buildContainer, closeContainer } from './composition/container';
 import { createApp } from './composition/create-app';
 import { TOKENS } from './composition/tokens';
 import { type AppConfig, ConfigError, describeDatabase, loadConfig } from './infrastructure/config/config';
 import type { Logger } from './infrastructure/logging/logger';
-
-/** How long in-flight requests may take to finish after SIGTERM/SIGINT. */
-const SHUTDOWN_TIMEOUT_MS = 10_000;
 
 async function main(): Promise<void> {
   const config = readConfigOrExit();
@@ -31,23 +29,26 @@ async function main(): Promise<void> {
     process.exit(1);
   });
 
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'stopping: finishing in-flight requests');
-    const forced = setTimeout(() => {
-      logger.error('in-flight requests did not finish in time; closing their connections');
-      server.closeAllConnections();
-    }, SHUTDOWN_TIMEOUT_MS).unref();
-    await closeServer(server);
-    clearTimeout(forced);
-    await closeContainer(container);
-    logger.info('stopped');
-    process.exit(0);
-  };
-  process.once('SIGTERM', () => void stop('SIGTERM'));
-  process.once('SIGINT', () => void stop('SIGINT'));
+  // SIGTERM/SIGINT: /ready turns 503 at once; connections are still accepted for the drain
+  // time, so that load balancers notice; then the listener closes, idle keep-alive sockets
+  // are closed, in-flight requests finish (answered with Connection: close), the database
+  // closes and the process exits 0. Past SHUTDOWN_TIMEOUT_MS, open sockets are cut.
+  createTerminus(server, {
+    signals: ['SIGTERM', 'SIGINT'],
+    useExit0: true,
+    timeout: config.shutdownTimeoutMs - config.shutdownDrainMs,
+    beforeShutdown: async () => {
+      container.get(CheckReadiness).beginShutdown();
+      logger.info({ drainMs: config.shutdownDrainMs }, 'stopping: /ready answers 503; draining');
+      await new Promise((resolve) => setTimeout(resolve, config.shutdownDrainMs));
+      logger.info('stopping: no new connections; finishing in-flight requests');
+    },
+    onSignal: async () => {
+      await closeContainer(container);
+      logger.info('stopped');
+    },
+    logger: (message, error) => logger.error({ err: error }, message),
+  });
 }
 
 function readConfigOrExit(): AppConfig {
@@ -58,22 +59,6 @@ function readConfigOrExit(): AppConfig {
     console.error(`Configuration error: ${error.message}`);
     process.exit(1);
   }
-}
-
-/**
- * Stops accepting connections and resolves when the last request is done. A keep-alive
- * connection becomes idle when its request finishes; sweeping idle ones closes it then,
- * instead of after the keep-alive timeout.
- */
-function closeServer(server: Server): Promise<void> {
-  return new Promise((resolve) => {
-    const sweep = setInterval(() => server.closeIdleConnections(), 50);
-    server.close(() => {
-      clearInterval(sweep);
-      resolve();
-    });
-    server.closeIdleConnections();
-  });
 }
 
 main().catch((error: unknown) => {

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { type Bind, Container, ContainerModule, type MapToResolvedValueInjectOptions } from 'inversify';
 import {
+  CheckReadiness,
   type Clock,
   CreateArticle,
   GetArticle,
@@ -8,16 +9,21 @@ import {
   ListTags,
   ListVisibleArticles,
   SeedArticles,
+  type StorageProbe,
   UpdateArticle,
 } from '../application';
 import type { AppConfig } from '../infrastructure/config/config';
 import { createLogger, type Logger } from '../infrastructure/logging/logger';
 import { ArticleController } from '../interfaces/http/controllers/article-controller';
+import { HealthController } from '../interfaces/http/controllers/health-controller';
 import { SeedController } from '../interfaces/http/controllers/seed-controller';
 import { TermController } from '../interfaces/http/controllers/term-controller';
 import { UserController } from '../interfaces/user-demo/user-controller';
 import { storageModule } from './storage-modules';
 import { type StorageLifecycle, TOKENS } from './tokens';
+
+/** How long /ready waits for the storage: well under the 3 s an orchestrator's probe allows. */
+const READY_TIMEOUT_MS = 1_000;
 
 export interface ContainerOverrides {
   logger?: Logger;
@@ -38,7 +44,7 @@ export async function closeContainer(container: Container): Promise<void> {
 function coreModule(config: AppConfig, overrides: ContainerOverrides): ContainerModule {
   return new ContainerModule(({ bind }) => {
     bind<AppConfig>(TOKENS.Config).toConstantValue(config);
-    bind<Logger>(TOKENS.Logger).toConstantValue(overrides.logger ?? createLogger(config.logLevel));
+    bind<Logger>(TOKENS.Logger).toConstantValue(overrides.logger ?? createLogger(config.logLevel, config.logFormat));
     bind<Clock>(TOKENS.Clock).toConstantValue(overrides.clock ?? { now: () => new Date() });
   });
 }
@@ -62,11 +68,15 @@ const useCaseModule = new ContainerModule(({ bind }) => {
   bindSingleton(bind, ListTags, [TOKENS.ArticleRepository]);
   bindSingleton(bind, ListCategories, [TOKENS.ArticleRepository]);
   bindSingleton(bind, SeedArticles, [CreateArticle, ListVisibleArticles]);
+  bind(CheckReadiness)
+    .toResolvedValue((probe: StorageProbe) => new CheckReadiness(probe, READY_TIMEOUT_MS), [TOKENS.StorageProbe])
+    .inSingletonScope();
 });
 
 const controllerModule = new ContainerModule(({ bind }) => {
   bindSingleton(bind, ArticleController, [CreateArticle, UpdateArticle, ListVisibleArticles, GetArticle]);
   bindSingleton(bind, SeedController, [SeedArticles]);
   bindSingleton(bind, TermController, [ListTags, ListCategories]);
+  bindSingleton(bind, HealthController, [CheckReadiness]);
   bindSingleton(bind, UserController, []);
 });

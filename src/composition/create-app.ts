@@ -1,9 +1,11 @@
 import type { Express } from 'express';
 import type { Container } from 'inversify';
+import { CheckReadiness } from '../application';
 import type { AppConfig } from '../infrastructure/config/config';
 import type { Logger } from '../infrastructure/logging/logger';
 import { createHttpApp } from '../interfaces/http/app';
 import { ArticleController } from '../interfaces/http/controllers/article-controller';
+import { HealthController } from '../interfaces/http/controllers/health-controller';
 import { SeedController } from '../interfaces/http/controllers/seed-controller';
 import { TermController } from '../interfaces/http/controllers/term-controller';
 import { UserController } from '../interfaces/user-demo/user-controller';
@@ -12,17 +14,24 @@ import { TOKENS } from './tokens';
 /** The Express app with its controllers resolved from the container; it does not listen. */
 export function createApp(container: Container): Express {
   const config = container.get<AppConfig>(TOKENS.Config);
+  const readiness = container.get(CheckReadiness);
   return createHttpApp(
     {
       articles: container.get(ArticleController),
       seed: container.get(SeedController),
       terms: container.get(TermController),
+      health: container.get(HealthController),
       users: container.get(UserController),
     },
     {
       apiToken: config.apiToken,
       bodyLimitBytes: config.bodyLimitBytes,
       logger: container.get<Logger>(TOKENS.Logger),
+      corsOrigin: config.corsOrigin,
+      rateLimitPerMinute: config.rateLimitPerMinute,
+      trustProxyHops: config.trustProxyHops,
+      seedEnabled: config.seedEnabled,
+      isShuttingDown: () => readiness.isShuttingDown,
     },
   );
 }

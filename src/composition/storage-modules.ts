@@ -1,8 +1,10 @@
 import { ContainerModule } from 'inversify';
+import type { StorageProbe } from '../application';
 import type { DatabaseConfig } from '../infrastructure/config/config';
 import { InMemoryArticleRepository } from '../infrastructure/persistence/memory/in-memory-article-repository';
 import { openDataSource } from '../infrastructure/persistence/typeorm/data-source';
 import { TypeOrmArticleRepository } from '../infrastructure/persistence/typeorm/typeorm-article-repository';
+import { TypeOrmStorageProbe } from '../infrastructure/persistence/typeorm/typeorm-storage-probe';
 import { type StorageLifecycle, TOKENS } from './tokens';
 
 /** One module per adapter set; the configuration chooses, never NODE_ENV. */
@@ -14,6 +16,8 @@ export async function storageModule(database: DatabaseConfig): Promise<Container
 function memoryStorageModule(): ContainerModule {
   return new ContainerModule(({ bind }) => {
     bind(TOKENS.ArticleRepository).toConstantValue(new InMemoryArticleRepository());
+    // Memory is always there while the process is.
+    bind<StorageProbe>(TOKENS.StorageProbe).toConstantValue({ ping: async () => {} });
     bind<StorageLifecycle>(TOKENS.StorageLifecycle).toConstantValue({ close: async () => {} });
   });
 }
@@ -23,6 +27,7 @@ async function typeOrmStorageModule(database: Exclude<DatabaseConfig, { kind: 'm
   const dataSource = await openDataSource(database);
   return new ContainerModule(({ bind }) => {
     bind(TOKENS.ArticleRepository).toConstantValue(new TypeOrmArticleRepository(dataSource));
+    bind<StorageProbe>(TOKENS.StorageProbe).toConstantValue(new TypeOrmStorageProbe(dataSource));
     bind<StorageLifecycle>(TOKENS.StorageLifecycle).toConstantValue({
       close: async () => {
         if (dataSource.isInitialized) await dataSource.destroy();

@@ -7,6 +7,7 @@ export const TOKENS = {
   Logger: Symbol.for('Logger'),
   Clock: Symbol.for('Clock'),
   ArticleRepository: Symbol.for('ArticleRepository'),
+  StorageProbe: Symbol.for('StorageProbe'),
   StorageLifecycle: Symbol.for('StorageLifecycle'),
 } as const;
 

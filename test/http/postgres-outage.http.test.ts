@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { buildContainer, closeContainer } from '../../src/composition/container';
 import { createApp } from '../../src/composition/create-app';
+import { loadConfig } from '../../src/infrastructure/config/config';
 import { PostgresTestServer } from '../support/postgres-server';
 
 /** A PostgreSQL server of this file's own, stopped abruptly under the running app. */
@@ -15,11 +16,8 @@ describe('PostgreSQL going away and coming back', () => {
 
   it('answers 503 while the database is down and serves again once it is back, without restart', async () => {
     const container = await buildContainer({
-      port: 0,
+      ...loadConfig({ LOG_LEVEL: 'silent' }),
       database: { kind: 'postgres', url: server.url },
-      apiToken: null,
-      bodyLimitBytes: 1_048_576,
-      logLevel: 'silent',
     });
     const app = createApp(container);
     try {

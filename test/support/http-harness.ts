@@ -4,7 +4,7 @@ import type { Container } from 'inversify';
 import { Client } from 'pg';
 import { buildContainer, closeContainer } from '../../src/composition/container';
 import { createApp } from '../../src/composition/create-app';
-import type { AppConfig, DatabaseConfig } from '../../src/infrastructure/config/config';
+import { type AppConfig, type DatabaseConfig, loadConfig } from '../../src/infrastructure/config/config';
 import { EMPTY_DATABASE_SQL } from './empty-database';
 import { TestClock } from './test-clock';
 import { createPostgresDatabase, createSqliteFile } from './test-databases';
@@ -68,14 +68,7 @@ export interface HttpHarness {
 /** The real app, built by the composition root, on the given storage. */
 export async function openHttpHarness(kind: StorageKind, config: Partial<AppConfig> = {}): Promise<HttpHarness> {
   const storage = await openTestStorage(kind);
-  const fullConfig: AppConfig = {
-    port: 0,
-    database: storage.database,
-    apiToken: null,
-    bodyLimitBytes: 1_048_576,
-    logLevel: 'silent',
-    ...config,
-  };
+  const fullConfig: AppConfig = { ...loadConfig({ LOG_LEVEL: 'silent' }), database: storage.database, ...config };
   // Every reading is a second later, so that an update's updatedAt always moves.
   const build = () => buildContainer(fullConfig, { clock: new TestClock('2026-05-01T10:00:00.000Z', 1000) });
   let container = await build();

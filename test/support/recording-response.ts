@@ -5,6 +5,7 @@ export function recordingResponse(): { response: Response; answer: { status?: nu
   const answer: { status?: number; body?: unknown } = {};
   const response = {
     headersSent: false,
+    locals: {},
     status(code: number) {
       answer.status = code;
       return response;

@@ -13,6 +13,19 @@ export interface AppConfig {
   readonly apiToken: string | null;
   readonly bodyLimitBytes: number;
   readonly logLevel: string;
+  readonly logFormat: 'json' | 'pretty';
+  /** null: no CORS headers; '*': any origin; else the allowed origins. */
+  readonly corsOrigin: '*' | readonly string[] | null;
+  /** Requests per client IP and minute on the API routes; null: no limit. */
+  readonly rateLimitPerMinute: number | null;
+  /** Proxy hops in front of the service whose X-Forwarded-For is trusted (0: none). */
+  readonly trustProxyHops: number;
+  /** Whether GET /seed/create is served. */
+  readonly seedEnabled: boolean;
+  /** How long after SIGTERM the service keeps accepting connections while /ready says 503. */
+  readonly shutdownDrainMs: number;
+  /** The whole shutdown, drain included, is bounded by this. */
+  readonly shutdownTimeoutMs: number;
 }
 
 export const DEFAULT_SQLITE_PATH = path.join('data', 'blog.sqlite');
@@ -30,6 +43,11 @@ export class ConfigError extends Error {
 type Env = Readonly<Record<string, string | undefined>>;
 
 export function loadConfig(env: Env): AppConfig {
+  const shutdownTimeoutMs = parseInteger('SHUTDOWN_TIMEOUT_MS', env.SHUTDOWN_TIMEOUT_MS, 10_000, 1, 600_000);
+  const shutdownDrainMs = parseInteger('SHUTDOWN_DRAIN_MS', env.SHUTDOWN_DRAIN_MS, 1_000, 0, 600_000);
+  if (shutdownDrainMs >= shutdownTimeoutMs) {
+    throw new ConfigError('SHUTDOWN_DRAIN_MS', `must be shorter than SHUTDOWN_TIMEOUT_MS (${shutdownTimeoutMs})`);
+  }
   return {
     port: parsePort(env.PORT),
     database: parseDatabaseUrl(env.DATABASE_URL),
@@ -37,7 +55,48 @@ export function loadConfig(env: Env): AppConfig {
     apiToken: env.API_TOKEN ? env.API_TOKEN : null,
     bodyLimitBytes: parseBodyLimit(env.BODY_LIMIT),
     logLevel: parseLogLevel(env.LOG_LEVEL),
+    logFormat: parseChoice('LOG_FORMAT', env.LOG_FORMAT, ['json', 'pretty'] as const, 'json'),
+    corsOrigin: parseCorsOrigin(env.CORS_ORIGIN),
+    // 0 means off, like unset: a limit of zero requests would be an outage, not a limit.
+    rateLimitPerMinute: parseInteger('RATE_LIMIT_PER_MINUTE', env.RATE_LIMIT_PER_MINUTE, 0, 0, 1_000_000) || null,
+    trustProxyHops: parseInteger('TRUST_PROXY', env.TRUST_PROXY, 0, 0, 10),
+    seedEnabled: parseChoice('SEED_ENABLED', env.SEED_ENABLED, ['true', 'false'] as const, 'true') === 'true',
+    shutdownDrainMs,
+    shutdownTimeoutMs,
   };
+}
+
+function parseInteger(variable: string, raw: string | undefined, fallback: number, min: number, max: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  const value = /^\d{1,9}$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!(value >= min && value <= max))
+    throw new ConfigError(variable, `"${raw}" is not a whole number from ${min} to ${max}`);
+  return value;
+}
+
+function parseChoice<const T extends string>(
+  variable: string,
+  raw: string | undefined,
+  choices: readonly T[],
+  fallback: T,
+): T {
+  if (raw === undefined || raw === '') return fallback;
+  const choice = choices.find((candidate) => candidate === raw);
+  if (choice === undefined) throw new ConfigError(variable, `expected one of ${choices.join(', ')}`);
+  return choice;
+}
+
+function parseCorsOrigin(raw: string | undefined): AppConfig['corsOrigin'] {
+  if (raw === undefined || raw.trim() === '') return null;
+  if (raw.trim() === '*') return '*';
+  return raw.split(',').map((entry) => {
+    const origin = entry.trim();
+    // An origin is scheme://host[:port], exactly what a browser sends in the Origin header.
+    if (!URL.canParse(origin) || new URL(origin).origin !== origin) {
+      throw new ConfigError('CORS_ORIGIN', `"${origin}" is not an origin such as https://app.example.com (or use *)`);
+    }
+    return origin;
+  });
 }
 
 function parsePort(raw: string | undefined): number {

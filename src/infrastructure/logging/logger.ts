@@ -2,7 +2,18 @@ import pino, { type Logger } from 'pino';
 
 export type { Logger };
 
-/** JSON lines on stdout, one per event; level from LOG_LEVEL. */
-export function createLogger(level: string): Logger {
-  return pino({ level, base: { service: 'blog-article-api' } });
+/**
+ * JSON lines on stdout, one per event; level from LOG_LEVEL. `pretty` (LOG_FORMAT) is for
+ * a developer's terminal: pino-pretty in a worker thread, colours and readable times.
+ */
+export function createLogger(level: string, format: 'json' | 'pretty' = 'json'): Logger {
+  return pino({
+    level,
+    base: { service: 'blog-article-api' },
+    // Nothing logs headers, but a token must not leak even if someone adds them one day.
+    redact: ['req.headers.authorization', 'headers.authorization'],
+    ...(format === 'pretty'
+      ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l' } } }
+      : {}),
+  });
 }

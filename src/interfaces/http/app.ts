@@ -1,50 +1,67 @@
-import express, { type Express, type RequestHandler, Router } from 'express';
+import express, { type Express } from 'express';
+import type { Logger } from 'pino';
 import { decoratedRouter } from '../user-demo/decorated-router';
 import type { UserController } from '../user-demo/user-controller';
-import { type ErrorLogger, errorHandler } from './error-mapping';
-import { jsonBody } from './middleware/json-body';
+import { errorHandler } from './error-mapping';
+import { closeConnectionWhenStopping } from './middleware/close-connection-when-stopping';
+import { httpMetrics } from './middleware/http-metrics';
 import { requestId } from './middleware/request-id';
-import { requireBearerToken } from './middleware/require-bearer-token';
+import { requestLogging } from './middleware/request-logging';
+import { corsFor, rateLimitPerMinute, securityHeaders } from './middleware/security';
+import { docsRouter } from './openapi/docs-router';
+import { buildOpenApiDocument } from './openapi/openapi-document';
 import { routeNotFound } from './request-errors';
-import { success } from './response';
-import { type HttpControllers, type RouteDefinition, routeTable } from './routes';
+import { routeRouter } from './route-router';
+import { apiRouteTable, type HttpControllers, probeRouteTable } from './routes';
 
 export interface HttpAppOptions {
   apiToken: string | null;
   bodyLimitBytes: number;
-  logger: ErrorLogger;
+  logger: Logger;
+  corsOrigin: '*' | readonly string[] | null;
+  rateLimitPerMinute: number | null;
+  trustProxyHops: number;
+  seedEnabled: boolean;
+  /** True once shutdown has begun; answers then close their connection. */
+  isShuttingDown: () => boolean;
 }
 
 export interface HttpAppControllers extends HttpControllers {
   users: UserController;
 }
 
-/** The Express app, not listening: main.ts serves it, tests drive it with supertest. */
+/**
+ * The Express app, not listening: main.ts serves it, tests drive it with supertest. Order:
+ * request id and log line first (every answer is logged and counted), then headers, then
+ * the unlimited probes and docs, then the rate limit, then the API.
+ */
 export function createHttpApp(controllers: HttpAppControllers, options: HttpAppOptions): Express {
+  const api = apiRouteTable(controllers, { seedEnabled: options.seedEnabled });
+  const probes = probeRouteTable(controllers);
+  const document = buildOpenApiDocument(
+    { api, probes },
+    { apiToken: options.apiToken !== null, rateLimited: options.rateLimitPerMinute !== null },
+  );
+  const metrics = httpMetrics();
+  const routeOptions = { apiToken: options.apiToken, bodyLimitBytes: options.bodyLimitBytes };
+
   const app = express();
   app.disable('x-powered-by');
-  app.use(requestId);
-  app.use(decoratedRouter([controllers.users]));
-  app.use(articleRouter(routeTable(controllers), options));
-  app.use((request, _response, next) => next(routeNotFound(request.method, request.path)));
-  app.use(errorHandler(options.logger));
-  return app;
-}
+  if (options.trustProxyHops > 0) app.set('trust proxy', options.trustProxyHops);
+  app.use(requestId, requestLogging(options.logger), metrics.middleware);
+  app.use(closeConnectionWhenStopping(options.isShuttingDown));
+  app.use(securityHeaders());
+  if (options.corsOrigin !== null) app.use(corsFor(options.corsOrigin));
 
-function articleRouter(routes: RouteDefinition[], options: HttpAppOptions): Router {
-  const router = Router();
-  const notFound: RequestHandler = (request, _response, next) => next(routeNotFound(request.method, request.path));
-  for (const route of routes) {
-    const guards: RequestHandler[] = [];
-    // The token is checked before the body is read.
-    if (route.write && options.apiToken !== null) guards.push(requireBearerToken(options.apiToken));
-    if (route.body) guards.push(jsonBody(options.bodyLimitBytes));
-    router[route.method](route.path, ...guards, async (request, response) => {
-      const { status, data } = await route.handle(request);
-      response.status(status).json(success(data));
-    });
-    // A known path asked with another method is a 404, like an unknown route.
-    router.all(route.path, notFound);
-  }
-  return router;
+  app.use(routeRouter(probes, routeOptions));
+  app.get('/metrics', metrics.endpoint);
+  app.use(docsRouter(document));
+
+  if (options.rateLimitPerMinute !== null) app.use(rateLimitPerMinute(options.rateLimitPerMinute));
+  app.use(decoratedRouter([controllers.users]));
+  app.use(routeRouter(api, routeOptions));
+
+  app.use((request, _response, next) => next(routeNotFound(request.method, request.path)));
+  app.use(errorHandler());
+  return app;
 }

@@ -13,11 +13,6 @@ const ERROR_STATUS: ReadonlyArray<readonly [ErrorClass, number]> = [
   [StorageUnavailableError, 503],
 ];
 
-export interface ErrorLogger {
-  error(details: object, message: string): void;
-  warn(details: object, message: string): void;
-}
-
 export function toHttpError(error: unknown): { status: number; message: string } {
   if (error instanceof HttpRequestError) return { status: error.status, message: error.message };
   for (const [type, status] of ERROR_STATUS) {
@@ -26,13 +21,17 @@ export function toHttpError(error: unknown): { status: number; message: string }
   return { status: 500, message: 'Internal error' };
 }
 
-/** Answers every error in the wrapper; only the unexpected and the unavailable are logged. */
-export function errorHandler(logger: ErrorLogger): ErrorRequestHandler {
-  return (error, request, response, next) => {
+/**
+ * Answers every error in the wrapper. The unexpected and the unavailable are handed to the
+ * request's log line (pino-http reads `response.err`), so each is logged once, with its cause.
+ */
+export function errorHandler(): ErrorRequestHandler {
+  return (error, _request, response, next) => {
     if (response.headersSent) return next(error);
     const { status, message } = toHttpError(error);
-    if (status === 500) logger.error({ err: error, requestId: request.id }, 'unexpected error');
-    if (status === 503) logger.warn({ err: error, requestId: request.id }, 'storage unavailable');
+    if (status === 500 || (status === 503 && !(error instanceof HttpRequestError))) {
+      (response as { err?: unknown }).err = error;
+    }
     response.status(status).json(failure(message));
   };
 }

@@ -1,7 +1,7 @@
 /** Failures of the HTTP exchange itself, before any use case runs. */
 export class HttpRequestError extends Error {
   constructor(
-    readonly status: 400 | 401 | 404 | 413 | 415,
+    readonly status: 400 | 401 | 404 | 413 | 415 | 429 | 503,
     message: string,
   ) {
     super(message);

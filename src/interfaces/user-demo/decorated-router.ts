@@ -1,4 +1,5 @@
 import type { RequestHandler } from 'express';
+import { ROUTE_LABEL } from '../http/middleware/http-metrics';
 import { readRoutes } from './route-decorators';
 
 /**
@@ -13,6 +14,7 @@ export function decoratedRouter(controllers: readonly object[]): RequestHandler 
   return (request, response, next) => {
     const handle = table.get(`${request.method} ${request.originalUrl}`);
     if (!handle) return next();
+    response.locals[ROUTE_LABEL] = request.path;
     response.status(200).json(handle());
   };
 }

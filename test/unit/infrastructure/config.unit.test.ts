@@ -25,14 +25,22 @@ describe('loadConfig', () => {
       apiToken: null,
       bodyLimitBytes: 1_048_576,
       logLevel: 'info',
+      logFormat: 'json',
+      corsOrigin: null,
+      rateLimitPerMinute: null,
+      trustProxyHops: 0,
+      seedEnabled: true,
+      shutdownDrainMs: 1_000,
+      shutdownTimeoutMs: 10_000,
     });
     expect(DEFAULT_SQLITE_PATH).toBe('data/blog.sqlite');
   });
 
   it('treats empty variables as unset', () => {
-    expect(loadConfig({ PORT: '', DATABASE_URL: '', API_TOKEN: '', BODY_LIMIT: '', LOG_LEVEL: '' })).toEqual(
-      loadConfig({}),
-    );
+    const empty = ['PORT', 'DATABASE_URL', 'API_TOKEN', 'BODY_LIMIT', 'LOG_LEVEL', 'LOG_FORMAT', 'CORS_ORIGIN']
+      .concat(['RATE_LIMIT_PER_MINUTE', 'TRUST_PROXY', 'SEED_ENABLED', 'SHUTDOWN_DRAIN_MS', 'SHUTDOWN_TIMEOUT_MS'])
+      .map((name) => [name, '']);
+    expect(loadConfig(Object.fromEntries(empty))).toEqual(loadConfig({}));
   });
 
   it('keeps a non-empty API_TOKEN as it is', () => {
@@ -134,5 +142,54 @@ describe('describeDatabase', () => {
   it('describes SQLite and memory', () => {
     expect(describeDatabase({ kind: 'sqlite', path: '/tmp/x.db' })).toBe('SQLite file /tmp/x.db');
     expect(describeDatabase({ kind: 'memory' })).toBe('in-memory store (data is lost at exit)');
+  });
+
+  describe('operations variables', () => {
+    it('reads CORS_ORIGIN as off, any origin, or a list of origins', () => {
+      expect(loadConfig({ CORS_ORIGIN: '*' }).corsOrigin).toBe('*');
+      expect(loadConfig({ CORS_ORIGIN: 'https://a.example, http://localhost:5173' }).corsOrigin).toEqual([
+        'https://a.example',
+        'http://localhost:5173',
+      ]);
+    });
+
+    it.each(['a.example', 'https://a.example/', 'https://a.example/path', 'https://a.example,'])(
+      'rejects the CORS_ORIGIN %p, naming the variable',
+      (raw) => {
+        expect(configErrorOf({ CORS_ORIGIN: raw }).message).toMatch(/^CORS_ORIGIN: ".*" is not an origin/);
+      },
+    );
+
+    it('reads RATE_LIMIT_PER_MINUTE, with 0 meaning off', () => {
+      expect(loadConfig({ RATE_LIMIT_PER_MINUTE: '120' }).rateLimitPerMinute).toBe(120);
+      expect(loadConfig({ RATE_LIMIT_PER_MINUTE: '0' }).rateLimitPerMinute).toBeNull();
+      expect(configErrorOf({ RATE_LIMIT_PER_MINUTE: '-5' }).message).toBe(
+        'RATE_LIMIT_PER_MINUTE: "-5" is not a whole number from 0 to 1000000',
+      );
+    });
+
+    it('reads SEED_ENABLED as true or false only', () => {
+      expect(loadConfig({ SEED_ENABLED: 'false' }).seedEnabled).toBe(false);
+      expect(loadConfig({ SEED_ENABLED: 'true' }).seedEnabled).toBe(true);
+      expect(configErrorOf({ SEED_ENABLED: 'no' }).message).toBe('SEED_ENABLED: expected one of true, false');
+    });
+
+    it('reads LOG_FORMAT and TRUST_PROXY', () => {
+      expect(loadConfig({ LOG_FORMAT: 'pretty' }).logFormat).toBe('pretty');
+      expect(configErrorOf({ LOG_FORMAT: 'xml' }).variable).toBe('LOG_FORMAT');
+      expect(loadConfig({ TRUST_PROXY: '2' }).trustProxyHops).toBe(2);
+      expect(configErrorOf({ TRUST_PROXY: 'yes' }).variable).toBe('TRUST_PROXY');
+    });
+
+    it('needs the drain to be shorter than the whole shutdown', () => {
+      expect(loadConfig({ SHUTDOWN_TIMEOUT_MS: '3000', SHUTDOWN_DRAIN_MS: '0' })).toMatchObject({
+        shutdownTimeoutMs: 3000,
+        shutdownDrainMs: 0,
+      });
+      expect(configErrorOf({ SHUTDOWN_TIMEOUT_MS: '1000' }).message).toBe(
+        'SHUTDOWN_DRAIN_MS: must be shorter than SHUTDOWN_TIMEOUT_MS (1000)',
+      );
+      expect(configErrorOf({ SHUTDOWN_TIMEOUT_MS: '0' }).variable).toBe('SHUTDOWN_TIMEOUT_MS');
+    });
   });
 });

@@ -1,14 +1,14 @@
 import { ValidationError } from '../../../src/domain';
 import {
   createArticleBody,
-  parseBody,
+  parseInput,
   parsePathId,
   updateArticleBody,
 } from '../../../src/interfaces/http/validation/article-schemas';
 import { validationErrorOf } from '../../support/errors';
 
-const create = (body: unknown) => parseBody(createArticleBody, body);
-const update = (body: unknown) => parseBody(updateArticleBody, body);
+const create = (body: unknown) => parseInput(createArticleBody, body);
+const update = (body: unknown) => parseInput(updateArticleBody, body);
 /** The message of the ValidationError a create body is rejected with. */
 const createError = (body: unknown) => validationErrorOf(() => create(body)).message;
 const updateError = (body: unknown) => validationErrorOf(() => update(body)).message;

@@ -62,14 +62,9 @@ describe('toHttpError', () => {
 
 describe('errorHandler', () => {
   function handle(error: unknown) {
-    const logged: { level: string; message: string; details: object }[] = [];
     const { response, answer } = recordingResponse();
-    const logger = {
-      error: (details: object, message: string) => logged.push({ level: 'error', message, details }),
-      warn: (details: object, message: string) => logged.push({ level: 'warn', message, details }),
-    };
-    errorHandler(logger)(error, { id: 'req-1' } as unknown as Request, response, () => {});
-    return { answer, logged };
+    errorHandler()(error, { id: 'req-1' } as unknown as Request, response, () => {});
+    return { answer, loggedError: (response as { err?: unknown }).err };
   }
 
   it('answers the failure wrapper with the mapped status', () => {
@@ -79,18 +74,18 @@ describe('errorHandler', () => {
     });
   });
 
-  it('logs an unexpected error with the request id, and answers only "Internal error"', () => {
+  it('hands an unexpected error to the request log line, and answers only "Internal error"', () => {
     const error = new Error('driver exploded');
-    const { answer, logged } = handle(error);
+    const { answer, loggedError } = handle(error);
 
     expect(answer).toEqual({ status: 500, body: { statusCode: 10001, data: null, message: 'Internal error' } });
-    expect(logged).toEqual([
-      { level: 'error', message: 'unexpected error', details: { err: error, requestId: 'req-1' } },
-    ]);
+    expect(loggedError).toBe(error);
   });
 
-  it('warns about unavailable storage and logs nothing for client errors', () => {
-    expect(handle(new StorageUnavailableError()).logged.map((entry) => entry.level)).toEqual(['warn']);
-    expect(handle(new ValidationError('content', 'is required')).logged).toEqual([]);
+  it('hands over unavailable storage too, and no client error', () => {
+    const unavailable = new StorageUnavailableError();
+    expect(handle(unavailable).loggedError).toBe(unavailable);
+    expect(handle(new ValidationError('content', 'is required')).loggedError).toBeUndefined();
+    expect(handle(new HttpRequestError(404, 'No route for GET /x')).loggedError).toBeUndefined();
   });
 });

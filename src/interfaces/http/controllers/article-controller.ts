@@ -1,10 +1,8 @@
-import type { Request } from 'express';
 import type { CreateArticle, GetArticle, ListVisibleArticles, UpdateArticle } from '../../../application';
-import { presentArticle } from '../presenters';
-import { HttpRequestError } from '../request-errors';
-import type { HttpSuccess } from '../response';
-import { createArticleBody, parseBody, parsePathId, updateArticleBody } from '../validation/article-schemas';
+import { type ArticleJson, presentArticle } from '../presenters';
+import type { CreateArticleBody, UpdateArticleBody } from '../validation/article-schemas';
 
+/** Article use cases behind checked input; answers the data to wrap. */
 export class ArticleController {
   constructor(
     private readonly createArticle: CreateArticle,
@@ -13,31 +11,22 @@ export class ArticleController {
     private readonly getArticle: GetArticle,
   ) {}
 
-  create = async (request: Request): Promise<HttpSuccess> => {
-    const article = await this.createArticle.execute(parseBody(createArticleBody, request.body));
-    return { status: 201, data: presentArticle(article) };
-  };
+  async create(body: CreateArticleBody): Promise<ArticleJson> {
+    return presentArticle(await this.createArticle.execute(body));
+  }
 
-  update = async (request: Request): Promise<HttpSuccess> => {
-    const article = await this.updateArticle.execute(parseBody(updateArticleBody, request.body));
-    return { status: 200, data: presentArticle(article) };
-  };
+  async update(body: UpdateArticleBody): Promise<ArticleJson> {
+    return presentArticle(await this.updateArticle.execute(body));
+  }
 
   /** Reads no parameters: a query string is ignored. */
-  listVisible = async (): Promise<HttpSuccess> => {
-    const articles = await this.listVisibleArticles.execute();
-    return { status: 200, data: articles.map(presentArticle) };
-  };
+  async listVisible(): Promise<ArticleJson[]> {
+    return (await this.listVisibleArticles.execute()).map(presentArticle);
+  }
 
-  /** Any visibility; an id that does not exist is a 200 with null data, not an error. */
-  getOne = async (request: Request): Promise<HttpSuccess> => {
-    const raw = String(request.params.id);
-    const id = parsePathId(raw);
-    if (id === null) {
-      const shown = raw.length > 32 ? `${raw.slice(0, 32)}…` : raw;
-      throw new HttpRequestError(400, `id: "${shown}" is not an article id (a positive integer up to 2147483647)`);
-    }
+  /** Any visibility; an id that does not exist is null data, not an error. */
+  async getOne(id: number): Promise<ArticleJson | null> {
     const article = await this.getArticle.execute({ id });
-    return { status: 200, data: article && presentArticle(article) };
-  };
+    return article && presentArticle(article);
+  }
 }

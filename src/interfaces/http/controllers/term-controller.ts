@@ -1,6 +1,5 @@
 import type { ListCategories, ListTags } from '../../../application';
-import { presentTerm } from '../presenters';
-import type { HttpSuccess } from '../response';
+import { presentTerm, type TermJson } from '../presenters';
 
 export class TermController {
   constructor(
@@ -8,13 +7,11 @@ export class TermController {
     private readonly listCategoriesUseCase: ListCategories,
   ) {}
 
-  listTags = async (): Promise<HttpSuccess> => {
-    const tags = await this.listTagsUseCase.execute();
-    return { status: 200, data: tags.map(presentTerm) };
-  };
+  async listTags(): Promise<TermJson[]> {
+    return (await this.listTagsUseCase.execute()).map(presentTerm);
+  }
 
-  listCategories = async (): Promise<HttpSuccess> => {
-    const categories = await this.listCategoriesUseCase.execute();
-    return { status: 200, data: categories.map(presentTerm) };
-  };
+  async listCategories(): Promise<TermJson[]> {
+    return (await this.listCategoriesUseCase.execute()).map(presentTerm);
+  }
 }

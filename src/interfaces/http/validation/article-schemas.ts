@@ -39,13 +39,21 @@ const articleFields = {
   category: termReferences.optional(),
 };
 
-export const createArticleBody = z.strictObject(articleFields);
+export const createArticleBody = z.strictObject(articleFields).meta({ id: 'CreateArticleBody' });
 
-export const updateArticleBody = z.strictObject({
-  id: articleId,
-  ...articleFields,
-  content: articleFields.content.optional(),
-});
+export const updateArticleBody = z
+  .strictObject({
+    id: articleId,
+    ...articleFields,
+    content: articleFields.content.optional(),
+  })
+  .meta({
+    id: 'UpdateArticleBody',
+    description: 'Fields left out keep their value; tag and category replace the links',
+  });
+
+export type CreateArticleBody = z.output<typeof createArticleBody>;
+export type UpdateArticleBody = z.output<typeof updateArticleBody>;
 
 /** Decimal digits without a leading zero, as the contract spells a path id. */
 const PATH_ID = /^[1-9][0-9]*$/;
@@ -56,7 +64,24 @@ export function parsePathId(raw: string): number | null {
   return id <= ARTICLE_RULES.maxId ? id : null;
 }
 
-export function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.output<T> {
+export const articlePathParams = z.object({
+  id: z
+    .string()
+    .meta({ pattern: PATH_ID.source, description: `An article id, 1 to ${ARTICLE_RULES.maxId}`, example: '1' })
+    .transform((raw, context) => {
+      const id = parsePathId(raw);
+      if (id !== null) return id;
+      // A client's id is echoed back, but never more than 32 characters of it.
+      const shown = raw.length > 32 ? `${raw.slice(0, 32)}…` : raw;
+      context.addIssue({
+        code: 'custom',
+        message: `"${shown}" is not an article id (a positive integer up to ${ARTICLE_RULES.maxId})`,
+      });
+      return z.NEVER;
+    }),
+});
+
+export function parseInput<T extends z.ZodType>(schema: T, body: unknown): z.output<T> {
   const result = schema.safeParse(body, { reportInput: true });
   if (!result.success) throw toValidationError(result.error);
   return result.data;

@@ -1,0 +1,67 @@
+import { z } from 'zod';
+
+/** The endpoints outside the wrapped route tables: the document itself, its page, metrics, the demo routes. */
+export function extraOperations(options: { rateLimited: boolean }) {
+  const demoAnswer = z.object({ success: z.literal(true), code: z.literal(10000) });
+  const limited = options.rateLimited ? { 429: { description: 'Over RATE_LIMIT_PER_MINUTE' } } : {};
+  return [
+    {
+      method: 'get',
+      path: '/openapi.json',
+      operation: {
+        summary: 'This document',
+        tags: ['Operations'],
+        responses: { 200: { description: 'OpenAPI 3.1', content: { 'application/json': {} } } },
+      },
+    },
+    {
+      method: 'get',
+      path: '/docs',
+      operation: {
+        summary: 'Interactive documentation of this document (Swagger UI)',
+        tags: ['Operations'],
+        responses: { 200: { description: 'An HTML page', content: { 'text/html': {} } } },
+      },
+    },
+    {
+      method: 'get',
+      path: '/metrics',
+      operation: {
+        summary: 'Prometheus metrics: requests by route and status, durations, process',
+        tags: ['Operations'],
+        responses: { 200: { description: 'Prometheus text format', content: { 'text/plain': {} } } },
+      },
+    },
+    {
+      method: 'get',
+      path: '/user/list',
+      operation: {
+        summary: 'Demonstration: two fixed users (exact URL, no query string)',
+        tags: ['Demonstration'],
+        responses: {
+          200: {
+            description: 'Not wrapped',
+            content: {
+              'application/json': {
+                schema: demoAnswer.extend({ data: z.array(z.object({ name: z.string(), age: z.number() })) }),
+              },
+            },
+          },
+          ...limited,
+        },
+      },
+    },
+    {
+      method: 'post',
+      path: '/user/add',
+      operation: {
+        summary: 'Demonstration: a fixed answer; nothing is stored',
+        tags: ['Demonstration'],
+        responses: {
+          200: { description: 'Not wrapped', content: { 'application/json': { schema: demoAnswer } } },
+          ...limited,
+        },
+      },
+    },
+  ];
+}

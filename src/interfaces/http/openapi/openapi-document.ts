@@ -1,0 +1,100 @@
+import { z } from 'zod';
+import { createDocument, type oas31 } from 'zod-openapi';
+import type { RouteDefinition } from '../route-definition';
+import { extraOperations } from './extra-operations';
+
+export interface OpenApiOptions {
+  apiToken: boolean;
+  rateLimited: boolean;
+}
+
+export interface DocumentedRoutes {
+  /** The article, seed, tag and category routes: behind the rate limit, touching storage. */
+  api: readonly RouteDefinition[];
+  /** /health and /ready. */
+  probes: readonly RouteDefinition[];
+}
+
+export const failureJson = z
+  .object({
+    statusCode: z.literal(10001),
+    data: z.null(),
+    message: z.string().meta({ description: 'What went wrong, naming the field for a rejected body' }),
+  })
+  .meta({ id: 'Failure' });
+
+const successOf = (data: z.ZodType) => z.object({ statusCode: z.literal(10000), data, message: z.literal('Success') });
+
+/** The OpenAPI 3.1 document of the app as configured: built from the very schemas that check requests. */
+export function buildOpenApiDocument(routes: DocumentedRoutes, options: OpenApiOptions): oas31.OpenAPIObject {
+  const paths: Record<string, Record<string, unknown>> = {};
+  const add = (method: string, expressPath: string, operation: unknown) => {
+    const path = expressPath.replace(/:(\w+)/g, '{$1}');
+    paths[path] = { ...paths[path], [method]: operation };
+  };
+  for (const route of routes.api) add(route.method, route.path, operation(route, { ...options, touchesStorage: true }));
+  for (const route of routes.probes) {
+    add(route.method, route.path, operation(route, { apiToken: false, rateLimited: false, touchesStorage: false }));
+  }
+  for (const extra of extraOperations(options)) add(extra.method, extra.path, extra.operation);
+
+  return createDocument({
+    openapi: '3.1.0',
+    info: {
+      title: 'Blog article API',
+      version: '1.0.0',
+      description:
+        'Articles with tags and categories. Every article, seed, tag, category and probe answer is wrapped: ' +
+        '`{statusCode: 10000 | 10001, data, message}`; the HTTP status tells the outcome too.',
+    },
+    components: options.apiToken
+      ? { securitySchemes: { bearerToken: { type: 'http', scheme: 'bearer', description: 'The API_TOKEN' } } }
+      : {},
+    paths,
+  } as Parameters<typeof createDocument>[0]);
+}
+
+function operation(
+  route: RouteDefinition,
+  context: { apiToken: boolean; rateLimited: boolean; touchesStorage: boolean },
+): object {
+  const needsToken = route.write && context.apiToken;
+  return {
+    summary: route.summary,
+    tags: [route.group],
+    operationId: `${route.method}${route.path.replace(/[/:](\w)/g, (_, first: string) => first.toUpperCase())}`,
+    ...(needsToken ? { security: [{ bearerToken: [] }] } : {}),
+    ...(route.params ? { requestParams: { path: route.params } } : {}),
+    ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: route.body } } } } : {}),
+    responses: {
+      [route.status]: {
+        description: route.status === 201 ? 'Created' : 'Success',
+        content: { 'application/json': { schema: successOf(route.data) } },
+      },
+      ...failures(route, { ...context, needsToken }),
+    },
+  };
+}
+
+function failures(
+  route: RouteDefinition,
+  context: { needsToken: boolean; rateLimited: boolean; touchesStorage: boolean },
+): Record<string, object> {
+  const rows: Array<[number, string]> = [];
+  if (route.body || route.params) rows.push([400, 'Invalid input; the message names the field']);
+  if (context.needsToken) rows.push([401, 'Missing or wrong bearer token']);
+  if (route.body) rows.push([413, 'Body over BODY_LIMIT'], [415, 'Body is not application/json']);
+  if (context.rateLimited) rows.push([429, 'Over RATE_LIMIT_PER_MINUTE for this client']);
+  for (const failure of route.failures ?? []) rows.push([failure.status, failure.when]);
+  if (context.touchesStorage) rows.push([503, 'Storage unavailable; retry later']);
+  rows.push([500, 'Unexpected error ("Internal error")']);
+  const responses: Record<string, object> = {};
+  for (const [status, description] of rows.sort(([a], [b]) => a - b)) {
+    const previous = responses[status] as { description: string } | undefined;
+    responses[status] = {
+      description: previous ? `${previous.description}; ${description}` : description,
+      content: { 'application/json': { schema: failureJson } },
+    };
+  }
+  return responses;
+}
