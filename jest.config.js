@@ -37,5 +37,11 @@ const withPostgres = {
 module.exports = {
   // Generous per-test time: some tests start databases and processes on a shared two-core machine.
   testTimeout: 30_000,
-  projects: [project('unit'), project('contract', withPostgres), project('http', withPostgres)],
+  projects: [
+    project('unit'),
+    project('contract', withPostgres),
+    project('http', withPostgres),
+    // The /docs page in headless Chromium, against the built service.
+    project('browser'),
+  ],
 };

@@ -1,18 +1,20 @@
 import 'reflect-metadata';
 import type { AddressInfo } from 'node:net';
-import { createTerminus } from '@godaddy/terminus';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { CheckReadiness } from './application';
 import { buildContainer, closeContainer } from './composition/container';
 import { createApp } from './composition/create-app';
 import { TOKENS } from './composition/tokens';
 import { type AppConfig, ConfigError, describeDatabase, loadConfig } from './infrastructure/config/config';
 import type { Logger } from './infrastructure/logging/logger';
+import { drainConnectionsOf } from './interfaces/http/connection-draining';
 
 async function main(): Promise<void> {
   const config = readConfigOrExit();
   const container = await buildContainer(config);
   const logger = container.get<Logger>(TOKENS.Logger);
   const server = createApp(container).listen(config.port);
+  const connections = drainConnectionsOf(server);
   server.once('listening', () =>
     logger.info(
       {
@@ -29,26 +31,27 @@ async function main(): Promise<void> {
     process.exit(1);
   });
 
-  // SIGTERM/SIGINT: /ready turns 503 at once; connections are still accepted for the drain
-  // time, so that load balancers notice; then the listener closes, idle keep-alive sockets
-  // are closed, in-flight requests finish (answered with Connection: close), the database
-  // closes and the process exits 0. Past SHUTDOWN_TIMEOUT_MS, open sockets are cut.
-  createTerminus(server, {
-    signals: ['SIGTERM', 'SIGINT'],
-    useExit0: true,
-    timeout: config.shutdownTimeoutMs - config.shutdownDrainMs,
-    beforeShutdown: async () => {
-      container.get(CheckReadiness).beginShutdown();
-      logger.info({ drainMs: config.shutdownDrainMs }, 'stopping: /ready answers 503; draining');
-      await new Promise((resolve) => setTimeout(resolve, config.shutdownDrainMs));
-      logger.info('stopping: no new connections; finishing in-flight requests');
-    },
-    onSignal: async () => {
-      await closeContainer(container);
-      logger.info('stopped');
-    },
-    logger: (message, error) => logger.error({ err: error }, message),
-  });
+  // SIGTERM/SIGINT: /ready turns 503 and answers say Connection: close; connections are still
+  // accepted for SHUTDOWN_DRAIN_MS so that load balancers notice; then no new connection is
+  // accepted, in-flight requests finish, the database closes and the process exits 0, all
+  // within SHUTDOWN_TIMEOUT_MS (past it, open connections are cut and the exit code is 1).
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    const startedAt = Date.now();
+    container.get(CheckReadiness).beginShutdown();
+    logger.info({ signal, drainMs: config.shutdownDrainMs }, 'stopping: /ready answers 503 while clients drain');
+    await sleep(config.shutdownDrainMs);
+    logger.info('stopping: no new connections; finishing the requests in flight');
+    const outcome = await connections.stop(config.shutdownTimeoutMs - (Date.now() - startedAt));
+    if (outcome === 'forced') logger.error('requests still in flight at SHUTDOWN_TIMEOUT_MS were cut');
+    await closeContainer(container);
+    logger.info({ ms: Date.now() - startedAt }, 'stopped');
+    process.exit(outcome === 'drained' ? 0 : 1);
+  };
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.once('SIGINT', () => void stop('SIGINT'));
 }
 
 function readConfigOrExit(): AppConfig {

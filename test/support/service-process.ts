@@ -10,6 +10,8 @@ export interface RunningService {
   baseUrl: string;
   /** Resolves with the exit code (or the signal's name). */
   exited: Promise<number | string>;
+  /** Every JSON line the service has logged so far, parsed. */
+  logLines: Array<Record<string, unknown>>;
 }
 
 /**
@@ -29,13 +31,15 @@ export function startService(env: Record<string, string>, cwd: string): Promise<
   child.stderr?.on('data', (chunk) => {
     stderr += chunk;
   });
+  const logLines: Array<Record<string, unknown>> = [];
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`service did not start in 20 s: ${stderr}`)), 20_000);
     readline.createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
       const entry = safeJson(line);
+      if (entry) logLines.push(entry);
       if (entry?.msg === 'blog article API is listening') {
         clearTimeout(timer);
-        resolve({ process: child, baseUrl: `http://127.0.0.1:${entry.port}`, exited });
+        resolve({ process: child, baseUrl: `http://127.0.0.1:${entry.port}`, exited, logLines });
       }
     });
     void exited.then((code) => {

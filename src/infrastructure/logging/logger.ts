@@ -6,8 +6,12 @@ export type { Logger };
  * JSON lines on stdout, one per event; level from LOG_LEVEL. `pretty` (LOG_FORMAT) is for
  * a developer's terminal: pino-pretty in a worker thread, colours and readable times.
  */
-export function createLogger(level: string, format: 'json' | 'pretty' = 'json'): Logger {
-  return pino({
+export function createLogger(
+  level: string,
+  format: 'json' | 'pretty' = 'json',
+  destination?: pino.DestinationStream,
+): Logger {
+  const options: pino.LoggerOptions = {
     level,
     base: { service: 'blog-article-api' },
     // Nothing logs headers, but a token must not leak even if someone adds them one day.
@@ -15,5 +19,6 @@ export function createLogger(level: string, format: 'json' | 'pretty' = 'json'):
     ...(format === 'pretty'
       ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l' } } }
       : {}),
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }
