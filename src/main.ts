@@ -1,57 +1,18 @@
 import 'reflect-metadata';
-import type { AddressInfo } from 'node:net';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { CheckReadiness } from './application';
-import { buildContainer, closeContainer } from './composition/container';
-import { createApp } from './composition/create-app';
-import { TOKENS } from './composition/tokens';
-import { type AppConfig, ConfigError, describeDatabase, loadConfig } from './infrastructure/config/config';
-import type { Logger } from './infrastructure/logging/logger';
-import { drainConnectionsOf } from './interfaces/http/connection-draining';
+import cluster from 'node:cluster';
+import { type AppConfig, ConfigError, loadConfig } from './infrastructure/config/config';
+import { createLogger } from './infrastructure/logging/logger';
+import { runClusterPrimary } from './process/cluster-primary';
+import { serve } from './process/serve';
 
+/** The entry point: one server process, or with WORKERS > 1 a primary that runs that many. */
 async function main(): Promise<void> {
   const config = readConfigOrExit();
-  const container = await buildContainer(config);
-  const logger = container.get<Logger>(TOKENS.Logger);
-  const server = createApp(container).listen(config.port);
-  const connections = drainConnectionsOf(server);
-  server.once('listening', () =>
-    logger.info(
-      {
-        port: (server.address() as AddressInfo).port,
-        storage: describeDatabase(config.database),
-        writes: config.apiToken ? 'need the API token' : 'open (API_TOKEN unset)',
-      },
-      'blog article API is listening',
-    ),
-  );
-  server.once('error', async (error) => {
-    logger.fatal({ err: error }, 'cannot listen');
-    await closeContainer(container);
-    process.exit(1);
-  });
-
-  // SIGTERM/SIGINT: /ready turns 503 and answers say Connection: close; connections are still
-  // accepted for SHUTDOWN_DRAIN_MS so that load balancers notice; then no new connection is
-  // accepted, in-flight requests finish, the database closes and the process exits 0, all
-  // within SHUTDOWN_TIMEOUT_MS (past it, open connections are cut and the exit code is 1).
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    const startedAt = Date.now();
-    container.get(CheckReadiness).beginShutdown();
-    logger.info({ signal, drainMs: config.shutdownDrainMs }, 'stopping: /ready answers 503 while clients drain');
-    await sleep(config.shutdownDrainMs);
-    logger.info('stopping: no new connections; finishing the requests in flight');
-    const outcome = await connections.stop(config.shutdownTimeoutMs - (Date.now() - startedAt));
-    if (outcome === 'forced') logger.error('requests still in flight at SHUTDOWN_TIMEOUT_MS were cut');
-    await closeContainer(container);
-    logger.info({ ms: Date.now() - startedAt }, 'stopped');
-    process.exit(outcome === 'drained' ? 0 : 1);
-  };
-  process.once('SIGTERM', () => void stop('SIGTERM'));
-  process.once('SIGINT', () => void stop('SIGINT'));
+  if (config.workers > 1 && cluster.isPrimary) {
+    await runClusterPrimary(config, createLogger(config.logLevel, config.logFormat));
+  } else {
+    await serve(config);
+  }
 }
 
 function readConfigOrExit(): AppConfig {

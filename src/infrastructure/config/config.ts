@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import bytes from 'bytes';
 
@@ -26,6 +27,8 @@ export interface AppConfig {
   readonly shutdownDrainMs: number;
   /** The whole shutdown, drain included, is bounded by this. */
   readonly shutdownTimeoutMs: number;
+  /** Server processes sharing the port (node:cluster); 1: no cluster. */
+  readonly workers: number;
 }
 
 export const DEFAULT_SQLITE_PATH = path.join('data', 'blog.sqlite');
@@ -48,9 +51,14 @@ export function loadConfig(env: Env): AppConfig {
   if (shutdownDrainMs >= shutdownTimeoutMs) {
     throw new ConfigError('SHUTDOWN_DRAIN_MS', `must be shorter than SHUTDOWN_TIMEOUT_MS (${shutdownTimeoutMs})`);
   }
+  const database = parseDatabaseUrl(env.DATABASE_URL);
+  const workers = parseWorkers(env.WORKERS);
+  if (workers > 1 && database.kind === 'memory') {
+    throw new ConfigError('WORKERS', 'each worker would have its own in-memory store; use SQLite or PostgreSQL');
+  }
   return {
     port: parsePort(env.PORT),
-    database: parseDatabaseUrl(env.DATABASE_URL),
+    database,
     // An empty API_TOKEN counts as unset, so `API_TOKEN=` in an env file does not lock writes.
     apiToken: env.API_TOKEN ? env.API_TOKEN : null,
     bodyLimitBytes: parseBodyLimit(env.BODY_LIMIT),
@@ -63,7 +71,14 @@ export function loadConfig(env: Env): AppConfig {
     seedEnabled: parseChoice('SEED_ENABLED', env.SEED_ENABLED, ['true', 'false'] as const, 'true') === 'true',
     shutdownDrainMs,
     shutdownTimeoutMs,
+    workers,
   };
+}
+
+function parseWorkers(raw: string | undefined): number {
+  // auto: one worker per core the process may use.
+  if (raw === 'auto') return os.availableParallelism();
+  return parseInteger('WORKERS', raw, 1, 1, 64);
 }
 
 function parseInteger(variable: string, raw: string | undefined, fallback: number, min: number, max: number): number {

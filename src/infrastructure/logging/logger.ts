@@ -1,3 +1,4 @@
+import cluster from 'node:cluster';
 import pino, { type Logger } from 'pino';
 
 export type { Logger };
@@ -13,7 +14,8 @@ export function createLogger(
 ): Logger {
   const options: pino.LoggerOptions = {
     level,
-    base: { service: 'blog-article-api' },
+    // With WORKERS > 1, each line says which worker wrote it.
+    base: { service: 'blog-article-api', ...(cluster.isWorker ? { worker: cluster.worker?.id } : {}) },
     // Nothing logs headers, but a token must not leak even if someone adds them one day.
     redact: ['req.headers.authorization', 'headers.authorization'],
     ...(format === 'pretty'

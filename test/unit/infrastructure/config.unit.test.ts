@@ -1,3 +1,4 @@
+import os from 'node:os';
 import {
   ConfigError,
   DEFAULT_SQLITE_PATH,
@@ -32,6 +33,7 @@ describe('loadConfig', () => {
       seedEnabled: true,
       shutdownDrainMs: 1_000,
       shutdownTimeoutMs: 10_000,
+      workers: 1,
     });
     expect(DEFAULT_SQLITE_PATH).toBe('data/blog.sqlite');
   });
@@ -39,6 +41,7 @@ describe('loadConfig', () => {
   it('treats empty variables as unset', () => {
     const empty = ['PORT', 'DATABASE_URL', 'API_TOKEN', 'BODY_LIMIT', 'LOG_LEVEL', 'LOG_FORMAT', 'CORS_ORIGIN']
       .concat(['RATE_LIMIT_PER_MINUTE', 'TRUST_PROXY', 'SEED_ENABLED', 'SHUTDOWN_DRAIN_MS', 'SHUTDOWN_TIMEOUT_MS'])
+      .concat(['WORKERS'])
       .map((name) => [name, '']);
     expect(loadConfig(Object.fromEntries(empty))).toEqual(loadConfig({}));
   });
@@ -179,6 +182,14 @@ describe('describeDatabase', () => {
       expect(configErrorOf({ LOG_FORMAT: 'xml' }).variable).toBe('LOG_FORMAT');
       expect(loadConfig({ TRUST_PROXY: '2' }).trustProxyHops).toBe(2);
       expect(configErrorOf({ TRUST_PROXY: 'yes' }).variable).toBe('TRUST_PROXY');
+    });
+
+    it('reads WORKERS as a count or auto, and refuses several workers on the memory store', () => {
+      expect(loadConfig({ WORKERS: '2' }).workers).toBe(2);
+      expect(loadConfig({ WORKERS: 'auto' }).workers).toBe(os.availableParallelism());
+      expect(configErrorOf({ WORKERS: '0' }).variable).toBe('WORKERS');
+      expect(configErrorOf({ WORKERS: '2', DATABASE_URL: 'memory:' }).message).toMatch(/^WORKERS: each worker/);
+      expect(loadConfig({ WORKERS: '1', DATABASE_URL: 'memory:' }).workers).toBe(1);
     });
 
     it('needs the drain to be shorter than the whole shutdown', () => {
