@@ -22,6 +22,8 @@ export interface HttpMetrics {
 }
 
 export function httpMetrics(): HttpMetrics {
+  // Now, not at the first scrape: the CPU counters count from when they are registered.
+  const processRegistry = processMetricsRegistry();
   const registry = new Registry();
   const labelNames = ['method', 'route', 'status_code'] as const;
   const requests = new Counter({
@@ -54,7 +56,7 @@ export function httpMetrics(): HttpMetrics {
   };
 
   const endpoint: RequestHandler = async (_request, response) => {
-    const merged = Registry.merge([processMetricsRegistry(), registry]);
+    const merged = Registry.merge([processRegistry, registry]);
     response.set('Content-Type', merged.contentType).send(await merged.metrics());
   };
 
