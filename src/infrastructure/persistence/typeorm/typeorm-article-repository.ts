@@ -22,6 +22,7 @@ import {
   TABLE,
   type TermRecord,
 } from './entities';
+import { laterUpdatedAt } from './monotonic-updated-at';
 import { translateStorageError } from './storage-errors';
 
 const TERM_KINDS: readonly TermKind[] = ['tag', 'category'];
@@ -70,11 +71,12 @@ export class TypeOrmArticleRepository implements ArticleRepository {
   update(id: number, changes: ArticleChanges): Promise<Article | null> {
     return this.run(() =>
       this.dataSource.transaction(async (manager) => {
+        const updatedAt = laterUpdatedAt(this.dataSource, changes.updatedAt);
         const result = await manager
           .createQueryBuilder()
           .update(ENTITY.article)
-          .set({ ...changes.fields, updatedAt: changes.updatedAt })
-          .where('id = :id', { id })
+          .set({ ...changes.fields, updatedAt: updatedAt.value })
+          .where('id = :id', { id, updatedAt: updatedAt.parameter })
           .execute();
         if (!result.affected) return null;
         const replacements = { tag: changes.tags, category: changes.categories };
