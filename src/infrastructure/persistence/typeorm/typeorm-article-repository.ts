@@ -23,6 +23,8 @@ import {
   type TermRecord,
 } from './entities';
 import { laterUpdatedAt } from './monotonic-updated-at';
+import { POSTGRES_LIMITS } from './postgres-limits';
+import { withinDeadline } from './storage-deadline';
 import { translateStorageError } from './storage-errors';
 
 const TERM_KINDS: readonly TermKind[] = ['tag', 'category'];
@@ -126,7 +128,10 @@ export class TypeOrmArticleRepository implements ArticleRepository {
     // After shutdown (or before start) the connection is gone: the client may retry elsewhere.
     if (!this.dataSource.isInitialized) throw new StorageUnavailableError();
     try {
-      return await (this.sqliteLock ? this.sqliteLock.runExclusive(work) : work());
+      // SQLite runs in-process and synchronously: there is nothing to wait for past a deadline.
+      return await (this.sqliteLock
+        ? this.sqliteLock.runExclusive(work)
+        : withinDeadline(work(), POSTGRES_LIMITS.callDeadlineMs));
     } catch (error) {
       throw translateStorageError(error);
     }
