@@ -45,7 +45,7 @@ export function dataSourceOptions(database: SqlDatabaseConfig, events: DataSourc
         max: POSTGRES_LIMITS.poolSize,
         connectionTimeoutMillis: POSTGRES_LIMITS.connectMs,
         statement_timeout: POSTGRES_LIMITS.statementMs,
-        query_timeout: POSTGRES_LIMITS.queryMs,
+        idle_in_transaction_session_timeout: POSTGRES_LIMITS.idleInTransactionMs,
         keepAlive: true,
         keepAliveInitialDelayMillis: POSTGRES_LIMITS.keepAliveInitialDelayMs,
       },

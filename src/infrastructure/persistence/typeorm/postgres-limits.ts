@@ -13,8 +13,18 @@ export const POSTGRES_LIMITS = {
   connectMs: 1_500,
   /** The server cancels a statement that has run this long: nobody waits for it any more. */
   statementMs: 2_000,
-  /** The client stops waiting for a statement's answer, for a server that cannot cancel it. */
-  queryMs: 2_500,
+  /**
+   * No client-side query timeout (pg's query_timeout), on purpose: it gives up on a statement
+   * but leaves the connection mid-transaction, with the rollback never sent, and the pool then
+   * hands it to another request, whose COMMIT commits the abandoned half (the frozen-database
+   * test caught exactly that). The call deadline answers the client instead, and the abandoned
+   * transaction finishes whole, or not at all, when the server answers again or the connection
+   * dies.
+   *
+   * The server ends a session left idle inside a transaction this long, so that a client that
+   * hangs cannot hold row locks for ever.
+   */
+  idleInTransactionMs: 10_000,
   /** TCP keep-alive on idle pooled connections, so that a vanished server is noticed. */
   keepAliveInitialDelayMs: 10_000,
 } as const;

@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { openDataSource } from '../../src/infrastructure/persistence/typeorm/data-source';
+import { dataSourceOptions, openDataSource } from '../../src/infrastructure/persistence/typeorm/data-source';
 import { createPostgresDatabase } from '../support/test-databases';
 
 /**
@@ -41,5 +41,24 @@ describe('idle PostgreSQL connections that the server ends', () => {
       await dataSource.destroy();
       await database.drop();
     }
+  });
+});
+
+/**
+ * pg's client-side query_timeout gives up on a statement but leaves the connection inside its
+ * transaction, drops the queued ROLLBACK, and the pool hands the connection to the next
+ * request, whose COMMIT then commits the first one's half. The frozen-database reliability
+ * test caught it; this pins the setting (the call deadline bounds the answer instead).
+ */
+describe('the PostgreSQL pool settings', () => {
+  it('set no client-side query timeout, and the server-side limits instead', () => {
+    const options = dataSourceOptions({ kind: 'postgres', url: 'postgres://u:p@127.0.0.1:5432/db' });
+    const extra = (options as { extra: Record<string, unknown> }).extra;
+    expect(extra).not.toHaveProperty('query_timeout');
+    expect(extra).toMatchObject({
+      statement_timeout: expect.any(Number),
+      idle_in_transaction_session_timeout: expect.any(Number),
+      connectionTimeoutMillis: expect.any(Number),
+    });
   });
 });
