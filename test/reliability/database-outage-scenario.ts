@@ -32,6 +32,8 @@ const UNAVAILABLE_MESSAGE = 'storage is unavailable, try again later';
 /** How the database goes away and comes back. */
 export interface DatabaseFault {
   scenario: string;
+  /** The test file's name without its extension. */
+  file: string;
   /** What was done, for the report. */
   done: string;
   takeAway(server: PostgresTestServer): Promise<void>;
@@ -96,8 +98,11 @@ export function describeDatabaseFault(fault: DatabaseFault): void {
       const afterBack = records.filter((record) => record.startedAt >= back);
       const lastFailure = afterBack.filter((record) => record.status !== 200 && record.status !== 201).at(-1);
       const recoveryMs = lastFailure ? Math.round(lastFailure.endedAt - back) : 0;
+      const firstSuccess = afterBack.find((record) => record.status === 200 || record.status === 201);
+      const firstSuccessMs = firstSuccess ? Math.round(firstSuccess.endedAt - back) : Number.NaN;
       const alive = service.process.exitCode === null && service.process.signalCode === null;
       recordScenario({
+        file: fault.file,
         scenario: `database ${fault.scenario}`,
         storage: 'PostgreSQL',
         done: `4 clients at ≤ 20 req/s each, mixed; ${fault.done}`,
@@ -108,8 +113,9 @@ export function describeDatabaseFault(fault: DatabaseFault): void {
         outcome:
           `process ${alive ? 'alive, not restarted' : 'DIED'}; slowest answer during the outage ` +
           `${Math.round(maxLatency(duringOutage))} ms; ${whileAway.length} requests while away, ` +
-          `${whileAway.filter((r) => r.status === 503).length} answered 503; normal again ${recoveryMs} ms ` +
-          `after PostgreSQL was back; half-applied ${report.halfApplied.length}`,
+          `${whileAway.filter((r) => r.status === 503).length} answered 503; after PostgreSQL was back: ` +
+          `first 2xx in ${firstSuccessMs} ms, ${lastFailure ? `last failure at ${recoveryMs} ms` : 'no failure'}; ` +
+          `half-applied ${report.halfApplied.length}`,
         seed,
       });
 

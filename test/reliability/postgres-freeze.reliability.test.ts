@@ -6,6 +6,7 @@ import { describeDatabaseFault } from './database-outage-scenario';
  * packets silently. Only timeouts can bound the answers here; a stopped server refuses at once.
  */
 describeDatabaseFault({
+  file: 'postgres-freeze',
   scenario: 'frozen',
   done: 'server and backends frozen (SIGSTOP) 10 s, then resumed',
   takeAway: async (server) => server.freeze(),

@@ -4,6 +4,8 @@ import path from 'node:path';
 /** One measured row of docs/RELIABILITY.md's table. */
 export interface ScenarioResult {
   scenario: string;
+  /** The test file's name without its extension, for the command that reproduces the row. */
+  file: string;
   storage: string;
   /** What was done, in a sentence. */
   done: string;
@@ -42,8 +44,8 @@ export function clearRecordedScenarios(): void {
 
 export function renderTable(results: readonly ScenarioResult[]): string {
   const header =
-    '| scenario | storage | what was done | requests | errors by kind | writes acknowledged / found | outcome |';
-  const rule = '| --- | --- | --- | ---: | --- | ---: | --- |';
+    '| scenario | storage | what was done | requests | errors by kind | writes acknowledged / found | outcome | reproduce |';
+  const rule = '| --- | --- | --- | ---: | --- | ---: | --- | --- |';
   const rows = results.map((result) =>
     [
       result.scenario,
@@ -52,12 +54,19 @@ export function renderTable(results: readonly ScenarioResult[]): string {
       String(result.requests),
       describeErrors(result.errors),
       `${result.writesAcknowledged} / ${result.writesFound}`,
-      result.seed === undefined ? result.outcome : `${result.outcome} (seed ${result.seed})`,
+      result.outcome,
+      `\`${reproduce(result)}\``,
     ]
       .map((cell) => cell.replaceAll('|', '\\|'))
       .join(' | '),
   );
   return [header, rule, ...rows.map((row) => `| ${row} |`)].join('\n');
+}
+
+/** The same scenario, same seed (kill moments, traffic mix): `npm run test:reliability -- <file>`. */
+function reproduce(result: ScenarioResult): string {
+  const seed = result.seed === undefined ? '' : `RELIABILITY_SEED=${result.seed} `;
+  return `${seed}npm run test:reliability -- ${result.file}`;
 }
 
 function describeErrors(errors: Record<string, number>): string {
