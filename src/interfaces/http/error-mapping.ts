@@ -28,10 +28,10 @@ export function toHttpError(error: unknown): { status: number; message: string }
 
 /**
  * Client errors that Express raises before any handler of ours runs, marked with a 4xx
- * `status`: the router's URIError for a path parameter that is not valid percent-encoded UTF-8
- * (`/article/%`), and body-parser's http-errors (`expose: true`) for a gzip, deflate or brotli body that does
- * not inflate. Their own messages echo input or zlib internals, so the answer says what is
- * wrong in its own words.
+ * `status`: the router's URIError for a path parameter that is not valid percent-encoded
+ * UTF-8 (`/article/%`), and body-parser's http-errors (`expose: true`) for a gzip, deflate or
+ * brotli body that does not inflate. Their own messages echo input or zlib internals, so the
+ * answer says what is wrong in its own words.
  */
 function clientErrorRaisedByExpress(error: unknown): { status: number; message: string } | null {
   const { expose, status, code } = (error ?? {}) as { expose?: unknown; status?: unknown; code?: unknown };

@@ -3,12 +3,12 @@ import { StorageUnavailableError } from '../../../domain';
 /**
  * Answers the work's result, or StorageUnavailableError once `deadlineMs` have passed, whichever
  * comes first: a database that stops answering without closing its connections (a hung host,
- * a silent network) would otherwise hold the request as long as the driver's timeouts allow,
- * one per statement of a transaction and its rollback.
+ * a silent network) would otherwise hold the request until it answers again.
  *
- * The work is not cancelled: the driver's own timeouts end it, and its late outcome is
- * dropped. A write that times out here may still commit, entirely or not at all (each write
- * is one transaction), which a 503 allows: the client cannot tell, as with any lost answer.
+ * The work is not cancelled: it goes on on its connection, and ends when the server answers
+ * again or the connection dies; its late outcome is dropped. A write that times out here may
+ * still commit, entirely or not at all (each write is one transaction), which a 503 allows:
+ * the client cannot tell, as with any lost answer.
  */
 export async function withinDeadline<T>(work: Promise<T>, deadlineMs: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
