@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { checkDurability, readStoredData } from '../support/load/durability-check';
 import { LoadGenerator } from '../support/load/load-generator';
@@ -5,7 +6,7 @@ import { type MemorySample, megabytes, memoryTrend } from '../support/load/memor
 import { errorsByKind, latencyOf } from '../support/load/request-log';
 import { runSeed, seededRandom } from '../support/load/seeded-random';
 import { WriteLedger } from '../support/load/write-ledger';
-import { recordScenario } from '../support/reliability-report';
+import { RESULTS_DIR, recordScenario } from '../support/reliability-report';
 import { openScenarioStorage, type ScenarioStorage } from '../support/scenario-storage';
 import { startService } from '../support/service-process';
 
@@ -92,9 +93,13 @@ describe('soak', () => {
           `${Math.round(records.length / (SOAK_MS / 1000))} req/s, p99 ${Math.round(p99)} ms; ` +
           `heap after GC ${megabytes(heap.firstThird)} → ${megabytes(heap.lastThird)} ` +
           `(trend ${megabytes(heap.slopePerMinute)}/min over ${heap.samples} samples after a ${WARM_UP_MS / 1000} s warm-up); ` +
-          `RSS ${megabytes(rss.firstThird)} → ${megabytes(rss.lastThird)}; exit ${exitCode}`,
+          `RSS ${megabytes(rss.firstThird)} → ${megabytes(rss.lastThird)} (trend ${megabytes(rss.slopePerMinute)}/min); ` +
+          `exit ${exitCode}`,
         seed,
       });
+
+      // Every sample, for a closer look than the row gives (test-artifacts/ is not committed).
+      fs.writeFileSync(path.join(RESULTS_DIR, 'soak-memory-samples.json'), `${JSON.stringify(samples)}\n`);
 
       expect(errors).toEqual({});
       expect(report.lost).toEqual([]);
