@@ -1,4 +1,8 @@
-/** Three projects, split by suffix, so the fast ones can run alone: `npm run test:unit`. */
+/**
+ * Projects split by suffix, so the fast ones can run alone: `npm run test:unit`. `npm test` runs
+ * unit, contract and http; the slow fault, load and soak tests (`*.reliability.test.ts`) run
+ * only with `npm run test:reliability`.
+ */
 const transform = {
   '^.+\\.(ts|js|mjs)$': [
     '@swc/jest',
@@ -34,8 +38,15 @@ const withPostgres = {
   globalTeardown: '<rootDir>/test/support/postgres-global-teardown.ts',
 };
 
+// The same server for the reliability run, whose teardown also prints the measured table.
+const withPostgresAndReport = {
+  globalSetup: '<rootDir>/test/support/reliability-global-setup.ts',
+  globalTeardown: '<rootDir>/test/support/reliability-global-teardown.ts',
+};
+
 module.exports = {
   // Generous per-test time: some tests start databases and processes on a shared two-core machine.
+  // Reliability tests set their own, longer bound on each test.
   testTimeout: 30_000,
   projects: [
     project('unit'),
@@ -43,5 +54,6 @@ module.exports = {
     project('http', withPostgres),
     // The /docs page in headless Chromium, against the built service.
     project('browser'),
+    project('reliability', withPostgresAndReport),
   ],
 };

@@ -33,7 +33,14 @@ export interface ContainerOverrides {
 /** The composition root: the one place that knows every layer. main.ts and the tests call it. */
 export async function buildContainer(config: AppConfig, overrides: ContainerOverrides = {}): Promise<Container> {
   const container = new Container();
-  container.load(coreModule(config, overrides), await storageModule(config.database), useCaseModule, controllerModule);
+  const logger = overrides.logger ?? createLogger(config.logLevel, config.logFormat);
+  const clock = overrides.clock ?? { now: () => new Date() };
+  container.load(
+    coreModule(config, logger, clock),
+    await storageModule(config.database, logger),
+    useCaseModule,
+    controllerModule,
+  );
   return container;
 }
 
@@ -41,11 +48,11 @@ export async function closeContainer(container: Container): Promise<void> {
   await container.get<StorageLifecycle>(TOKENS.StorageLifecycle).close();
 }
 
-function coreModule(config: AppConfig, overrides: ContainerOverrides): ContainerModule {
+function coreModule(config: AppConfig, logger: Logger, clock: Clock): ContainerModule {
   return new ContainerModule(({ bind }) => {
     bind<AppConfig>(TOKENS.Config).toConstantValue(config);
-    bind<Logger>(TOKENS.Logger).toConstantValue(overrides.logger ?? createLogger(config.logLevel, config.logFormat));
-    bind<Clock>(TOKENS.Clock).toConstantValue(overrides.clock ?? { now: () => new Date() });
+    bind<Logger>(TOKENS.Logger).toConstantValue(logger);
+    bind<Clock>(TOKENS.Clock).toConstantValue(clock);
   });
 }
 

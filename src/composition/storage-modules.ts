@@ -1,6 +1,7 @@
 import { ContainerModule } from 'inversify';
 import type { StorageProbe } from '../application';
 import type { DatabaseConfig } from '../infrastructure/config/config';
+import type { Logger } from '../infrastructure/logging/logger';
 import { InMemoryArticleRepository } from '../infrastructure/persistence/memory/in-memory-article-repository';
 import { openDataSource } from '../infrastructure/persistence/typeorm/data-source';
 import { TypeOrmArticleRepository } from '../infrastructure/persistence/typeorm/typeorm-article-repository';
@@ -8,9 +9,9 @@ import { TypeOrmStorageProbe } from '../infrastructure/persistence/typeorm/typeo
 import { type StorageLifecycle, TOKENS } from './tokens';
 
 /** One module per adapter set; the configuration chooses, never NODE_ENV. */
-export async function storageModule(database: DatabaseConfig): Promise<ContainerModule> {
+export async function storageModule(database: DatabaseConfig, logger: Logger): Promise<ContainerModule> {
   if (database.kind === 'memory') return memoryStorageModule();
-  return typeOrmStorageModule(database);
+  return typeOrmStorageModule(database, logger);
 }
 
 function memoryStorageModule(): ContainerModule {
@@ -23,8 +24,14 @@ function memoryStorageModule(): ContainerModule {
 }
 
 /** Connects and migrates before anything is bound, so the service never answers on an old schema. */
-async function typeOrmStorageModule(database: Exclude<DatabaseConfig, { kind: 'memory' }>): Promise<ContainerModule> {
-  const dataSource = await openDataSource(database);
+async function typeOrmStorageModule(
+  database: Exclude<DatabaseConfig, { kind: 'memory' }>,
+  logger: Logger,
+): Promise<ContainerModule> {
+  const dataSource = await openDataSource(database, {
+    onIdleConnectionError: (error) =>
+      logger.warn({ err: error }, 'idle PostgreSQL connection lost; the pool replaces it'),
+  });
   return new ContainerModule(({ bind }) => {
     bind(TOKENS.ArticleRepository).toConstantValue(new TypeOrmArticleRepository(dataSource));
     bind<StorageProbe>(TOKENS.StorageProbe).toConstantValue(new TypeOrmStorageProbe(dataSource));

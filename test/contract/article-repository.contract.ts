@@ -308,6 +308,21 @@ export function articleRepositoryContract(name: string, open: () => Promise<Cont
         await expect(repository.listTerms('tag')).resolves.toEqual(created.tags);
       });
 
+      it('never moves updatedAt back: an update stamped earlier than the stored one keeps the later stamp', async () => {
+        // What happens when two updates commit in another order than the one they read the clock in.
+        const created = await repository.create(aNewArticle().build());
+        const later = new Date(created.createdAt.getTime() + 5_000);
+        const earlier = new Date(created.createdAt.getTime() + 1_000);
+        await repository.update(created.id, someChanges().with({ title: 'later' }).at(later).build());
+        const updated = await repository.update(
+          created.id,
+          someChanges().with({ title: 'earlier' }).at(earlier).build(),
+        );
+
+        expect(updated).toMatchObject({ title: 'earlier', updatedAt: later });
+        await expect(repository.findById(created.id)).resolves.toMatchObject({ title: 'earlier', updatedAt: later });
+      });
+
       it('ends on one of the written states when updates of one article race', async () => {
         const created = await repository.create(aNewArticle().build());
         const titles = Array.from({ length: 10 }, (_, index) => `title ${index}`);

@@ -17,6 +17,7 @@ import path from 'node:path';
  */
 export class PostgresTestServer {
   private process: ChildProcess | undefined;
+  private frozen = false;
 
   private constructor(
     private readonly binDir: string,
@@ -78,10 +79,46 @@ export class PostgresTestServer {
   async stop(mode: 'fast' | 'immediate' = 'fast'): Promise<void> {
     const child = this.process;
     if (!child || child.exitCode !== null) return;
+    // A frozen server would not act on the signal.
+    if (this.frozen) this.thaw();
     this.process = undefined;
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill(mode === 'fast' ? 'SIGINT' : 'SIGQUIT');
     await exited;
+  }
+
+  /**
+   * Freezes the server and every backend with SIGSTOP: connections stay open and nothing
+   * answers, as when the database host hangs or the network drops packets silently.
+   */
+  freeze(): void {
+    for (const pid of this.processTree()) process.kill(pid, 'SIGSTOP');
+    this.frozen = true;
+  }
+
+  thaw(): void {
+    for (const pid of this.processTree()) process.kill(pid, 'SIGCONT');
+    this.frozen = false;
+  }
+
+  /** The postmaster and its children (backends, background workers), from /proc (Linux). */
+  private processTree(): number[] {
+    const root = this.process?.pid;
+    if (root === undefined) throw new Error('the server is not running');
+    const children = fs
+      .readdirSync('/proc')
+      .filter((entry) => /^\d+$/.test(entry))
+      .filter((pid) => {
+        try {
+          // The parent pid is the 4th field, after the name in parentheses.
+          const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+          return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === root;
+        } catch {
+          return false; // exited meanwhile
+        }
+      })
+      .map(Number);
+    return [root, ...children];
   }
 
   async destroy(): Promise<void> {

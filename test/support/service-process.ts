@@ -12,14 +12,27 @@ export interface RunningService {
   exited: Promise<number | string>;
   /** Every JSON line the service has logged so far, parsed. */
   logLines: Array<Record<string, unknown>>;
+  /** What the process wrote to stderr so far (a crash leaves its stack here). */
+  stderr(): string;
+}
+
+export interface ServiceOptions {
+  /** Options for node itself, before the script (e.g. --expose-gc, --require a probe). */
+  nodeArgs?: string[];
+  /** Every JSON line the service prints on stdout (its log, and any probe's lines). */
+  onJsonLine?: (entry: Record<string, unknown>) => void;
 }
 
 /**
  * Starts the built service (`npm run build` runs before `npm test`) as a real process and
  * resolves once it logs that it listens. PORT=0 lets the system pick a free port.
  */
-export function startService(env: Record<string, string>, cwd: string): Promise<RunningService> {
-  const child = spawn(process.execPath, [MAIN], {
+export function startService(
+  env: Record<string, string>,
+  cwd: string,
+  options: ServiceOptions = {},
+): Promise<RunningService> {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), MAIN], {
     cwd,
     env: { PATH: process.env.PATH ?? '', PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -36,10 +49,19 @@ export function startService(env: Record<string, string>, cwd: string): Promise<
     const timer = setTimeout(() => reject(new Error(`service did not start in 20 s: ${stderr}`)), 20_000);
     readline.createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
       const entry = safeJson(line);
-      if (entry) logLines.push(entry);
+      if (entry) {
+        logLines.push(entry);
+        options.onJsonLine?.(entry);
+      }
       if (entry?.msg === 'blog article API is listening') {
         clearTimeout(timer);
-        resolve({ process: child, baseUrl: `http://127.0.0.1:${entry.port}`, exited, logLines });
+        resolve({
+          process: child,
+          baseUrl: `http://127.0.0.1:${entry.port}`,
+          exited,
+          logLines,
+          stderr: () => stderr,
+        });
       }
     });
     void exited.then((code) => {

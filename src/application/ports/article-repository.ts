@@ -13,6 +13,10 @@ export interface ArticleChanges {
   /** When present, replaces the whole set of links; when absent, links stay as they are. */
   readonly tags?: readonly TermReference[];
   readonly categories?: readonly TermReference[];
+  /**
+   * The clock's reading. The stored updatedAt becomes the later of it and the stored one, so it
+   * never moves back, even when concurrent updates commit out of their clock order.
+   */
   readonly updatedAt: Date;
 }
 

@@ -18,7 +18,25 @@ export function toHttpError(error: unknown): { status: number; message: string }
   for (const [type, status] of ERROR_STATUS) {
     if (error instanceof type) return { status, message: error.message };
   }
-  return { status: 500, message: 'Internal error' };
+  return clientErrorRaisedByExpress(error) ?? { status: 500, message: 'Internal error' };
+}
+
+/**
+ * Client errors that Express raises before any handler of ours runs, marked with a 4xx
+ * `status`: the router's URIError for a path parameter that is not valid percent-encoded
+ * UTF-8 (`/article/%`), and body-parser's http-errors (`expose: true`) for a gzip, deflate or
+ * brotli body that does not inflate. Their own messages echo input or zlib internals, so the
+ * answer says what is wrong in its own words.
+ */
+function clientErrorRaisedByExpress(error: unknown): { status: number; message: string } | null {
+  const { expose, status, code } = (error ?? {}) as { expose?: unknown; status?: unknown; code?: unknown };
+  if (typeof status !== 'number' || status < 400 || status > 499) return null;
+  if (error instanceof URIError) return { status, message: 'path: is not valid percent-encoded UTF-8' };
+  if (expose !== true) return null;
+  if (typeof code === 'string' && /^(Z_|ERR__ERROR_)/.test(code)) {
+    return { status, message: 'body: is not valid data for its Content-Encoding' };
+  }
+  return { status, message: 'request: could not be read' };
 }
 
 /**

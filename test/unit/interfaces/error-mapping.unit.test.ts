@@ -58,6 +58,36 @@ describe('toHttpError', () => {
   ])('maps %s to 500 "Internal error" without leaking anything', (_, thrown) => {
     expect(toHttpError(thrown)).toEqual({ status: 500, message: 'Internal error' });
   });
+
+  it("maps the router's URIError for an undecodable path parameter to 400 naming the path", () => {
+    const error = Object.assign(new URIError("Failed to decode param '%E0%A4%A'"), { status: 400, statusCode: 400 });
+    expect(toHttpError(error)).toEqual({ status: 400, message: 'path: is not valid percent-encoded UTF-8' });
+  });
+
+  it("maps body-parser's 400 for a body that does not inflate to 400 naming the body, without zlib's words", () => {
+    const error = Object.assign(new Error('incorrect header check'), {
+      code: 'Z_DATA_ERROR',
+      status: 400,
+      expose: true,
+    });
+    expect(toHttpError(error)).toEqual({ status: 400, message: 'body: is not valid data for its Content-Encoding' });
+  });
+
+  it('keeps the 4xx of another exposed client error, in words of its own', () => {
+    const error = Object.assign(new Error('secret detail'), { status: 431, expose: true });
+    expect(toHttpError(error)).toEqual({ status: 431, message: 'request: could not be read' });
+  });
+
+  it('does not trust a status on an error that is not marked as a client error', () => {
+    expect(toHttpError(Object.assign(new Error('x'), { status: 400 }))).toEqual({
+      status: 500,
+      message: 'Internal error',
+    });
+    expect(toHttpError(Object.assign(new Error('x'), { status: 503, expose: true }))).toEqual({
+      status: 500,
+      message: 'Internal error',
+    });
+  });
 });
 
 describe('errorHandler', () => {

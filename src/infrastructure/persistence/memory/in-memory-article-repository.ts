@@ -53,7 +53,9 @@ export class InMemoryArticleRepository implements ArticleRepository {
     this.checkReferencedIds('category', changes.categories ?? []);
     const tagIds = changes.tags ? this.resolve('tag', changes.tags) : current.tagIds;
     const categoryIds = changes.categories ? this.resolve('category', changes.categories) : current.categoryIds;
-    const updated: StoredArticle = { ...current, ...changes.fields, tagIds, categoryIds, updatedAt: changes.updatedAt };
+    // updatedAt never moves back, as on the SQL adapters (see the port).
+    const updatedAt = new Date(Math.max(current.updatedAt.getTime(), changes.updatedAt.getTime()));
+    const updated: StoredArticle = { ...current, ...changes.fields, tagIds, categoryIds, updatedAt };
     this.articles.set(id, updated);
     return this.toArticle(updated);
   }

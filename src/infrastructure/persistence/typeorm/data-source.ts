@@ -5,18 +5,28 @@ import { DataSource, type DataSourceOptions } from 'typeorm';
 import type { DatabaseConfig } from '../../config/config';
 import { buildEntitySchemas, type SqlDialect } from './entities';
 import { MIGRATIONS } from './migrations';
+import { POSTGRES_LIMITS } from './postgres-limits';
 
 export type SqlDatabaseConfig = Exclude<DatabaseConfig, { kind: 'memory' }>;
-
-/** Milliseconds a PostgreSQL statement, or a wait for a pooled connection, may take. */
-const POSTGRES_TIMEOUT_MS = 5_000;
 
 export function dialectOf(database: SqlDatabaseConfig): SqlDialect {
   return database.kind;
 }
 
+export interface DataSourceEvents {
+  /**
+   * A pooled PostgreSQL connection failed while idle (the server stopped, or the network
+   * dropped it). pg-pool has already removed it, and the next request connects anew; without
+   * a listener the pool's 'error' event would crash the process. Default: a process warning.
+   */
+  onIdleConnectionError?: (error: Error) => void;
+}
+
+const warnIdleConnectionLost = (error: Error) =>
+  process.emitWarning(`idle PostgreSQL connection lost (${error.message}); the pool replaces it`);
+
 /** The one description of the database connection, used by the service and the TypeORM CLI. */
-export function dataSourceOptions(database: SqlDatabaseConfig): DataSourceOptions {
+export function dataSourceOptions(database: SqlDatabaseConfig, events: DataSourceEvents = {}): DataSourceOptions {
   const common = {
     entities: buildEntitySchemas(dialectOf(database)),
     migrations: MIGRATIONS[dialectOf(database)],
@@ -29,11 +39,15 @@ export function dataSourceOptions(database: SqlDatabaseConfig): DataSourceOption
       ...common,
       type: 'postgres',
       url: database.url,
+      poolErrorHandler: events.onIdleConnectionError ?? warnIdleConnectionLost,
+      // pg and pg-pool options; see postgres-limits.ts for why these values.
       extra: {
-        max: 10,
-        connectionTimeoutMillis: POSTGRES_TIMEOUT_MS,
-        statement_timeout: POSTGRES_TIMEOUT_MS,
-        query_timeout: POSTGRES_TIMEOUT_MS + 1_000,
+        max: POSTGRES_LIMITS.poolSize,
+        connectionTimeoutMillis: POSTGRES_LIMITS.connectMs,
+        statement_timeout: POSTGRES_LIMITS.statementMs,
+        idle_in_transaction_session_timeout: POSTGRES_LIMITS.idleInTransactionMs,
+        keepAlive: true,
+        keepAliveInitialDelayMillis: POSTGRES_LIMITS.keepAliveInitialDelayMs,
       },
     };
   }
@@ -50,16 +64,16 @@ export function dataSourceOptions(database: SqlDatabaseConfig): DataSourceOption
   };
 }
 
-export function createDataSource(database: SqlDatabaseConfig): DataSource {
+export function createDataSource(database: SqlDatabaseConfig, events: DataSourceEvents = {}): DataSource {
   if (database.kind === 'sqlite' && database.path !== ':memory:') {
     fs.mkdirSync(path.dirname(path.resolve(database.path)), { recursive: true });
   }
-  return new DataSource(dataSourceOptions(database));
+  return new DataSource(dataSourceOptions(database, events));
 }
 
 /** Connects and brings the schema to the current version. */
-export async function openDataSource(database: SqlDatabaseConfig): Promise<DataSource> {
-  const dataSource = createDataSource(database);
+export async function openDataSource(database: SqlDatabaseConfig, events: DataSourceEvents = {}): Promise<DataSource> {
+  const dataSource = createDataSource(database, events);
   await dataSource.initialize();
   try {
     await dataSource.runMigrations({ transaction: 'each' });

@@ -22,6 +22,9 @@ import {
   TABLE,
   type TermRecord,
 } from './entities';
+import { laterUpdatedAt } from './monotonic-updated-at';
+import { POSTGRES_LIMITS } from './postgres-limits';
+import { withinDeadline } from './storage-deadline';
 import { translateStorageError } from './storage-errors';
 
 const TERM_KINDS: readonly TermKind[] = ['tag', 'category'];
@@ -70,11 +73,12 @@ export class TypeOrmArticleRepository implements ArticleRepository {
   update(id: number, changes: ArticleChanges): Promise<Article | null> {
     return this.run(() =>
       this.dataSource.transaction(async (manager) => {
+        const updatedAt = laterUpdatedAt(this.dataSource, changes.updatedAt);
         const result = await manager
           .createQueryBuilder()
           .update(ENTITY.article)
-          .set({ ...changes.fields, updatedAt: changes.updatedAt })
-          .where('id = :id', { id })
+          .set({ ...changes.fields, updatedAt: updatedAt.value })
+          .where('id = :id', { id, updatedAt: updatedAt.parameter })
           .execute();
         if (!result.affected) return null;
         const replacements = { tag: changes.tags, category: changes.categories };
@@ -124,7 +128,10 @@ export class TypeOrmArticleRepository implements ArticleRepository {
     // After shutdown (or before start) the connection is gone: the client may retry elsewhere.
     if (!this.dataSource.isInitialized) throw new StorageUnavailableError();
     try {
-      return await (this.sqliteLock ? this.sqliteLock.runExclusive(work) : work());
+      // SQLite runs in-process and synchronously: there is nothing to wait for past a deadline.
+      return await (this.sqliteLock
+        ? this.sqliteLock.runExclusive(work)
+        : withinDeadline(work(), POSTGRES_LIMITS.callDeadlineMs));
     } catch (error) {
       throw translateStorageError(error);
     }

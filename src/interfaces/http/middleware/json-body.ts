@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import express, { type RequestHandler } from 'express';
 import { HttpRequestError } from '../request-errors';
 
@@ -6,7 +7,15 @@ import { HttpRequestError } from '../request-errors';
  * turns body-parser's errors into HttpRequestErrors with a message a client can act on.
  */
 export function jsonBody(limitBytes: number): RequestHandler {
-  const parse = express.json({ limit: limitBytes, strict: true, type: 'application/json' });
+  const parse = express.json({
+    limit: limitBytes,
+    strict: true,
+    type: 'application/json',
+    // Bad UTF-8 would otherwise become U+FFFD silently: the stored text would not be what was sent.
+    verify: (_request, _response, raw, encoding) => {
+      if (encoding === 'utf-8' && !isUtf8(raw)) throw new Error('not UTF-8');
+    },
+  });
   return (request, response, next) => {
     if (!request.is('application/json')) {
       return next(new HttpRequestError(415, 'The body must be JSON, sent with Content-Type: application/json'));
@@ -23,6 +32,8 @@ function translateBodyParserError(error: unknown, limitBytes: number): unknown {
   switch ((error as { type?: string }).type) {
     case 'entity.parse.failed':
       return new HttpRequestError(400, 'body: is not valid JSON');
+    case 'entity.verify.failed':
+      return new HttpRequestError(400, 'body: is not valid UTF-8');
     case 'entity.too.large':
       return new HttpRequestError(413, `body: larger than the limit of ${limitBytes} bytes`);
     case 'charset.unsupported':

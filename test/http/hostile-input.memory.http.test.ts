@@ -1,0 +1,3 @@
+import { hostileInputSuite } from './hostile/hostile-input.suite';
+
+hostileInputSuite('memory', 100);
