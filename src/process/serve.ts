@@ -8,11 +8,18 @@ import { type AppConfig, describeDatabase } from '../infrastructure/config/confi
 import type { Logger } from '../infrastructure/logging/logger';
 import { drainConnectionsOf } from '../interfaces/http/connection-draining';
 
+const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+
 /** One server process: container, migrations, listen; drains and exits on SIGTERM/SIGINT. */
 export async function serve(config: AppConfig): Promise<void> {
   const container = await buildContainer(config);
   const logger = container.get<Logger>(TOKENS.Logger);
   const server = createApp(container).listen(config.port);
+  // Idle keep-alive connections stay open longer than the usual client and load-balancer idle
+  // timeouts (60 s), so that the server is not the side closing a connection at the moment a
+  // client reuses it (the client would see a reset). Shutdown closes idle ones at once anyway.
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1_000;
   const connections = drainConnectionsOf(server);
   server.once('listening', () =>
     logger.info(

@@ -98,8 +98,10 @@ describe('soak', () => {
         seed,
       });
 
-      // Every sample, for a closer look than the row gives (test-artifacts/ is not committed).
-      fs.writeFileSync(path.join(RESULTS_DIR, 'soak-memory-samples.json'), `${JSON.stringify(samples)}\n`);
+      // Every sample, one JSON line each, for a closer look than the row gives (test-artifacts/
+      // is not committed). Not .json: the report reads every .json file there as a row.
+      const lines = samples.map((sample) => JSON.stringify(sample)).join('\n');
+      fs.writeFileSync(path.join(RESULTS_DIR, 'soak-memory-samples.jsonl'), `${lines}\n`);
 
       expect(errors).toEqual({});
       expect(report.lost).toEqual([]);
