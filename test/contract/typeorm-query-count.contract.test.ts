@@ -85,6 +85,17 @@ describe.each([
     expect(large).toBe(small);
   });
 
+  it('create: naming 1 or 20 tags and categories that exist already', async () => {
+    await createWith(20, 20);
+    const small = await queriesFor(counter, () => createWith(1, 1));
+    const large = await queriesFor(counter, () => createWith(20, 20));
+    expect(large).toBe(small);
+  });
+
+  it('create: without references, one statement', async () => {
+    await expect(queriesFor(counter, () => createWith(0, 0))).resolves.toBe(1);
+  });
+
   it('update: replacing 1 or 20 links', async () => {
     const article = await createWith(1, 1);
     const small = await queriesFor(counter, () =>
