@@ -53,9 +53,6 @@ export interface StatementLogger {
 
 export const TERM_KINDS: readonly TermKind[] = ['tag', 'category'];
 
-export const ARTICLE_COLUMNS =
-  'id, title, description, content, visible, created_at AS "createdAt", updated_at AS "updatedAt"';
-
 /**
  * Tags and categories of the articles `filter` selects (one condition per half, on `l`), in one
  * UNION: no query per article and no tags × categories product. Names sort by code point:

@@ -1,7 +1,6 @@
 import type { Pool, PoolClient, QueryResultRow } from 'pg';
 import type { ArticleFields, Term, TermKind } from '../../../domain';
 import {
-  ARTICLE_COLUMNS,
   type ArticleRow,
   type ArticleSql,
   type KindedTerm,
@@ -22,14 +21,37 @@ interface Statement {
 
 const statement = (name: string, text: string): Statement => ({ name: `article_repository_${name}`, text });
 
+/**
+ * Timestamps travel as epoch milliseconds (float8, exact for millisecond values): a number
+ * becomes a Date far faster than node-postgres parses timestamptz text, which took about 5 % of
+ * the CPU of GET /article.
+ */
+const millis = (column: string, alias: string) => `round(extract(epoch FROM ${column}) * 1000)::float8 AS "${alias}"`;
+const COLUMNS = `id, title, description, content, visible, ${millis('created_at', 'createdAt')}, ${millis('updated_at', 'updatedAt')}`;
+
+/** An article row as it arrives, timestamps still in milliseconds. */
+interface StoredArticle extends Omit<ArticleRow, 'createdAt' | 'updatedAt'> {
+  createdAt: number | Date;
+  updatedAt: number | Date;
+}
+
+/** Turns the milliseconds into Dates in place: the rows are this call's own, and a list has hundreds. */
+function toArticleRows(rows: StoredArticle[]): ArticleRow[] {
+  for (const row of rows) {
+    row.createdAt = new Date(row.createdAt);
+    row.updatedAt = new Date(row.updatedAt);
+  }
+  return rows as ArticleRow[];
+}
+
 const terms = (kind: TermKind) => TABLE.term[kind];
 const links = (kind: TermKind) => TABLE.link[kind];
 const termColumn = (kind: TermKind) => TABLE.linkTermColumn[kind];
 
 const SQL = {
-  findArticle: statement('find_article', `SELECT ${ARTICLE_COLUMNS} FROM articles WHERE id = $1`),
-  listVisible: statement('list_visible', `SELECT ${ARTICLE_COLUMNS} FROM articles WHERE visible ORDER BY id`),
-  listAll: statement('list_all', `SELECT ${ARTICLE_COLUMNS} FROM articles ORDER BY id`),
+  findArticle: statement('find_article', `SELECT ${COLUMNS} FROM articles WHERE id = $1`),
+  listVisible: statement('list_visible', `SELECT ${COLUMNS} FROM articles WHERE visible ORDER BY id`),
+  listAll: statement('list_all', `SELECT ${COLUMNS} FROM articles ORDER BY id`),
   linksOfArticle: statement(
     'links_of_article',
     linksQuery(() => 'WHERE l.article_id = $1'),
@@ -94,7 +116,7 @@ const SQL = {
        content = COALESCE($5, content),
        visible = COALESCE($6, visible),
        updated_at = $7
-     WHERE id = $1 RETURNING ${ARTICLE_COLUMNS}`,
+     WHERE id = $1 RETURNING ${COLUMNS}`,
   ),
   /**
    * For each kind being replaced ($2 / $4): removes the links not in the new set and adds the new
@@ -147,11 +169,11 @@ export class PostgresArticleSql implements ArticleSql {
   }
 
   async findArticle(id: number): Promise<ArticleRow | null> {
-    return (await this.run<ArticleRow>(SQL.findArticle, [id]))[0] ?? null;
+    return toArticleRows(await this.run<StoredArticle>(SQL.findArticle, [id]))[0] ?? null;
   }
 
-  listArticles(onlyVisible: boolean): Promise<ArticleRow[]> {
-    return this.run<ArticleRow>(onlyVisible ? SQL.listVisible : SQL.listAll, []);
+  async listArticles(onlyVisible: boolean): Promise<ArticleRow[]> {
+    return toArticleRows(await this.run<StoredArticle>(onlyVisible ? SQL.listVisible : SQL.listAll, []));
   }
 
   findLinks(scope: LinkScope): Promise<LinkRow[]> {
@@ -198,7 +220,7 @@ export class PostgresArticleSql implements ArticleSql {
   }
 
   async updateArticle(id: number, fields: Partial<ArticleFields>, updatedAt: Date): Promise<ArticleRow | null> {
-    const rows = await this.run<ArticleRow>(SQL.updateArticle, [
+    const rows = await this.run<StoredArticle>(SQL.updateArticle, [
       id,
       fields.title !== undefined,
       fields.title ?? null,
@@ -207,7 +229,7 @@ export class PostgresArticleSql implements ArticleSql {
       fields.visible ?? null,
       updatedAt,
     ]);
-    return rows[0] ?? null;
+    return toArticleRows(rows)[0] ?? null;
   }
 
   async replaceLinks(articleId: number, links: Partial<TermIds>): Promise<void> {

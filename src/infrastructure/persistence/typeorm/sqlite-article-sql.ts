@@ -1,7 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { ArticleFields, Term, TermKind } from '../../../domain';
 import {
-  ARTICLE_COLUMNS,
   type ArticleRow,
   type ArticleSql,
   type KindedTerm,
@@ -21,6 +20,8 @@ interface StoredArticle extends Omit<ArticleRow, 'visible' | 'createdAt' | 'upda
   updatedAt: string;
 }
 
+const ARTICLE_COLUMNS =
+  'id, title, description, content, visible, created_at AS "createdAt", updated_at AS "updatedAt"';
 const terms = (kind: TermKind) => TABLE.term[kind];
 const links = (kind: TermKind) => TABLE.link[kind];
 const termColumn = (kind: TermKind) => TABLE.linkTermColumn[kind];
