@@ -10,6 +10,8 @@ export interface RunFigures {
   /** Socket errors, timeouts, non-2xx answers and bodies without statusCode 10000, warm-up included. */
   errors: number;
   requests: number;
+  /** Highest resident memory of the server's process tree during the run, in MB. */
+  peakRssMb?: number;
 }
 
 export interface RunSettings {

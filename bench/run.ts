@@ -135,8 +135,9 @@ async function runAlternating(
   for (let round = 1; round <= rounds; round++) {
     for (const [index, scenario] of scenarios.entries()) {
       for (const server of servers) {
-        const [figures, peak] = await withPeakRss(server, () => measure(server.url, scenario, dataset, settings));
+        const [measured, peak] = await withPeakRss(server, () => measure(server.url, scenario, dataset, settings));
         server.checkAlive();
+        const figures = { ...measured, peakRssMb: Math.round(peak / 2 ** 20) };
         if (scenario.addsArticles) await database.removeArticlesAfter(dataset.lastId);
         const runs = pass.scenarios[index]?.runs as Record<string, (typeof figures)[]>;
         runs[server.label] = [...(runs[server.label] ?? []), figures];

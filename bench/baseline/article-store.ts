@@ -238,29 +238,35 @@ async function resolveTerms(
   category: TermRef[],
 ): Promise<Record<Kind, TermJson[]>> {
   const byKind = { tag: split(tag), category: split(category) };
-  if (byKind.tag.named.length + byKind.category.named.length > 0) {
+  const find = async () =>
+    (
+      await client.query<TermJson & { kind: Kind }>({
+        ...SQL.termsByIdOrName,
+        values: [
+          byKind.tag.ids,
+          byKind.tag.named.map((r) => r.name),
+          byKind.category.ids,
+          byKind.category.named.map((r) => r.name),
+        ],
+      })
+    ).rows;
+  let found = await find();
+  const isNew = (kind: Kind) => (r: { name: string }) => !found.some((row) => row.kind === kind && row.name === r.name);
+  const newTag = byKind.tag.named.filter(isNew('tag'));
+  const newCategory = byKind.category.named.filter(isNew('category'));
+  // Names are inserted only when some are new, then everything is read again.
+  if (newTag.length + newCategory.length > 0) {
     const columns = (named: { name: string; description: string | null }[]) => [
       named.map(() => newTermId()),
       named.map((reference) => reference.name),
       named.map((reference) => reference.description),
     ];
-    await client.query({
-      ...SQL.insertNamedTerms,
-      values: [...columns(byKind.tag.named), ...columns(byKind.category.named)],
-    });
+    await client.query({ ...SQL.insertNamedTerms, values: [...columns(newTag), ...columns(newCategory)] });
+    found = await find();
   }
-  const found = await client.query<TermJson & { kind: Kind }>({
-    ...SQL.termsByIdOrName,
-    values: [
-      byKind.tag.ids,
-      byKind.tag.named.map((r) => r.name),
-      byKind.category.ids,
-      byKind.category.named.map((r) => r.name),
-    ],
-  });
   const result: Record<Kind, TermJson[]> = { tag: [], category: [] };
   for (const kind of ['tag', 'category'] as const) {
-    const rows = found.rows.filter((row) => row.kind === kind);
+    const rows = found.filter((row) => row.kind === kind);
     const missing = byKind[kind].ids.find((id) => !rows.some((row) => row.id === id));
     if (missing !== undefined) throw new UnknownTermError(kind, missing);
     result[kind] = rows.map(({ id, name, description }) => ({ id, name, description }));
