@@ -1,27 +1,33 @@
 import type Database from 'better-sqlite3';
-import type { ArticleFields, Term, TermKind } from '../../../domain';
+import type { Article, ArticleFields, Term, TermKind } from '../../../domain';
 import {
-  type ArticleRow,
+  type ArticleQueryDialect,
   type ArticleSql,
+  articlesQuery,
   type KindedTerm,
-  type LinkRow,
-  type LinkScope,
-  linksQuery,
   type StatementLogger,
   TERM_KINDS,
   type TermIds,
 } from './article-sql';
 import { TABLE } from './entities';
 
-/** How rows are stored on SQLite: booleans as 0/1, timestamps as UTC text with milliseconds. */
-interface StoredArticle extends Omit<ArticleRow, 'visible' | 'createdAt' | 'updatedAt'> {
+/**
+ * How an article row arrives from SQLite: booleans as 0/1, timestamps as UTC text with
+ * milliseconds, terms as JSON text.
+ */
+interface StoredArticle extends Omit<Article, 'visible' | 'createdAt' | 'updatedAt' | 'tags' | 'categories'> {
   visible: number;
   createdAt: string;
   updatedAt: string;
+  tags: string;
+  categories: string;
 }
 
-const ARTICLE_COLUMNS =
-  'id, title, description, content, visible, created_at AS "createdAt", updated_at AS "updatedAt"';
+const DIALECT: ArticleQueryDialect = {
+  timestamp: (column) => column,
+  termsArray: `json_group_array(json_object('id', t.id, 'name', t.name, 'description', t.description) ORDER BY t.name)`,
+};
+
 const terms = (kind: TermKind) => TABLE.term[kind];
 const links = (kind: TermKind) => TABLE.link[kind];
 const termColumn = (kind: TermKind) => TABLE.linkTermColumn[kind];
@@ -29,12 +35,9 @@ const termColumn = (kind: TermKind) => TABLE.linkTermColumn[kind];
 const inList = (column: string) => `${column} IN (SELECT value FROM json_each(?))`;
 
 const SQL = {
-  findArticle: `SELECT ${ARTICLE_COLUMNS} FROM articles WHERE id = ?`,
-  listVisible: `SELECT ${ARTICLE_COLUMNS} FROM articles WHERE visible ORDER BY id`,
-  listAll: `SELECT ${ARTICLE_COLUMNS} FROM articles ORDER BY id`,
-  linksOfArticle: linksQuery(() => 'WHERE l.article_id = ?'),
-  linksOfVisible: linksQuery(() => 'WHERE l.article_id IN (SELECT id FROM articles WHERE visible)'),
-  linksOfAll: linksQuery(() => ''),
+  findArticle: articlesQuery(DIALECT, 'WHERE a.id = ?'),
+  listVisible: articlesQuery(DIALECT, 'WHERE a.visible ORDER BY a.id'),
+  listAll: articlesQuery(DIALECT, 'ORDER BY a.id'),
   insertArticle: `INSERT INTO articles (title, description, content, visible, created_at, updated_at)
                   VALUES (?, ?, ?, ?, ?, ?) RETURNING id`,
   insertLinks: (kind: TermKind) =>
@@ -54,7 +57,7 @@ const SQL = {
                     content = COALESCE(?, content),
                     visible = COALESCE(?, visible),
                     updated_at = ?
-                  WHERE id = ? RETURNING ${ARTICLE_COLUMNS}`,
+                  WHERE id = ?`,
   listTerms: (kind: TermKind) => `SELECT id, name, description FROM ${terms(kind)} ORDER BY name`,
 };
 
@@ -83,22 +86,14 @@ export class SqliteArticleSql implements ArticleSql {
     }
   }
 
-  async findArticle(id: number): Promise<ArticleRow | null> {
+  async findArticle(id: number): Promise<Article | null> {
     const row = this.statement(SQL.findArticle, [id]).get(id) as StoredArticle | undefined;
-    return row ? toArticleRow(row) : null;
+    return row ? toArticle(row) : null;
   }
 
-  async listArticles(onlyVisible: boolean): Promise<ArticleRow[]> {
+  async listArticles(onlyVisible: boolean): Promise<Article[]> {
     const sql = onlyVisible ? SQL.listVisible : SQL.listAll;
-    return (this.statement(sql, []).all() as StoredArticle[]).map(toArticleRow);
-  }
-
-  async findLinks(scope: LinkScope): Promise<LinkRow[]> {
-    if ('articleId' in scope) {
-      const values = [scope.articleId, scope.articleId];
-      return this.statement(SQL.linksOfArticle, values).all(...values) as LinkRow[];
-    }
-    return this.statement(scope.onlyVisible ? SQL.linksOfVisible : SQL.linksOfAll, []).all() as LinkRow[];
+    return (this.statement(sql, []).all() as StoredArticle[]).map(toArticle);
   }
 
   async insertArticle(fields: ArticleFields, createdAt: Date, ids: TermIds): Promise<number> {
@@ -126,7 +121,7 @@ export class SqliteArticleSql implements ArticleSql {
     );
   }
 
-  async updateArticle(id: number, fields: Partial<ArticleFields>, updatedAt: Date): Promise<ArticleRow | null> {
+  async updateArticle(id: number, fields: Partial<ArticleFields>, updatedAt: Date): Promise<boolean> {
     const visible = fields.visible === undefined ? null : fields.visible ? 1 : 0;
     const values = [
       fields.title !== undefined ? 1 : 0,
@@ -137,8 +132,7 @@ export class SqliteArticleSql implements ArticleSql {
       toStoredDate(updatedAt),
       id,
     ];
-    const row = this.statement(SQL.updateArticle, values).get(...values) as StoredArticle | undefined;
-    return row ? toArticleRow(row) : null;
+    return this.statement(SQL.updateArticle, values).run(...values).changes > 0;
   }
 
   async replaceLinks(articleId: number, ids: Partial<TermIds>): Promise<void> {
@@ -186,10 +180,12 @@ function fromStoredDate(stored: string): Date {
   return new Date(`${stored.replace(' ', 'T')}Z`);
 }
 
-function toArticleRow(row: StoredArticle): ArticleRow {
+function toArticle(row: StoredArticle): Article {
   return {
     ...row,
     visible: row.visible === 1,
+    tags: JSON.parse(row.tags),
+    categories: JSON.parse(row.categories),
     createdAt: fromStoredDate(row.createdAt),
     updatedAt: fromStoredDate(row.updatedAt),
   };

@@ -16,14 +16,7 @@ import {
   UnknownReferenceError,
 } from '../../../domain';
 import { newTermId } from '../term-id';
-import {
-  type ArticleRow,
-  type ArticleSql,
-  type KindedTerm,
-  type LinkRow,
-  TERM_KINDS,
-  type TermIds,
-} from './article-sql';
+import { type ArticleSql, type KindedTerm, TERM_KINDS, type TermIds } from './article-sql';
 import { PostgresArticleSql } from './postgres-article-sql';
 import { SqliteArticleSql } from './sqlite-article-sql';
 import { translateStorageError } from './storage-errors';
@@ -33,8 +26,8 @@ type References = Record<TermKind, readonly TermReference[]>;
 /**
  * Articles with their tags and categories on PostgreSQL or SQLite. TypeORM's DataSource owns the
  * connection (pool, timeouts, migrations, logging); the hot paths run fixed SQL statements on
- * its driver (ArticleSql), without query building or entity hydration: a read is two statements
- * (articles, then all their links), a create without references one.
+ * its driver (ArticleSql), without query building or entity hydration: a read, of one article
+ * or of the whole list, is one statement, and so is a create without references.
  */
 export class TypeOrmArticleRepository implements ArticleRepository {
   private sqlCache: ArticleSql | null = null;
@@ -69,8 +62,8 @@ export class TypeOrmArticleRepository implements ArticleRepository {
     return this.run((sql) =>
       sql.transaction(async (transaction) => {
         // The update comes first: it locks the article row, so racing updates of one article queue up.
-        const row = await transaction.updateArticle(id, changes.fields, changes.updatedAt);
-        if (!row) return null;
+        const found = await transaction.updateArticle(id, changes.fields, changes.updatedAt);
+        if (!found) return null;
         if (changes.tags || changes.categories) {
           const terms = await resolveTerms(transaction, {
             tag: changes.tags ?? [],
@@ -81,28 +74,18 @@ export class TypeOrmArticleRepository implements ArticleRepository {
             category: changes.categories && terms.category.map((term) => term.id),
           });
         }
-        const [article] = withLinks([row], await transaction.findLinks({ articleId: id }));
-        return article ?? null;
+        // Read back in the transaction: the answer is the state this update wrote.
+        return transaction.findArticle(id);
       }),
     );
   }
 
   findById(id: number): Promise<Article | null> {
-    return this.run(async (sql) => {
-      const row = await sql.findArticle(id);
-      if (!row) return null;
-      const [article] = withLinks([row], await sql.findLinks({ articleId: id }));
-      return article ?? null;
-    });
+    return this.run((sql) => sql.findArticle(id));
   }
 
   list(filter: ArticleListFilter): Promise<Article[]> {
-    return this.run(async (sql) => {
-      const onlyVisible = !filter.includeInvisible;
-      const rows = await sql.listArticles(onlyVisible);
-      if (rows.length === 0) return [];
-      return withLinks(rows, await sql.findLinks({ onlyVisible }));
-    });
+    return this.run((sql) => sql.listArticles(!filter.includeInvisible));
   }
 
   listTerms(kind: TermKind): Promise<Term[]> {
@@ -196,25 +179,6 @@ function newTerms(references: readonly TermReference[], names: readonly string[]
 
 function idsOf(terms: Record<TermKind, Term[]>): TermIds {
   return { tag: terms.tag.map((term) => term.id), category: terms.category.map((term) => term.id) };
-}
-
-function withLinks(rows: readonly ArticleRow[], links: readonly LinkRow[]): Article[] {
-  const terms = new Map<number, Record<TermKind, Term[]>>(rows.map((row) => [row.id, { tag: [], category: [] }]));
-  for (const link of links) terms.get(Number(link.articleId))?.[link.kind].push(toTerm(link));
-  return rows.map((row) => {
-    const linked = terms.get(row.id) as Record<TermKind, Term[]>;
-    return {
-      id: row.id,
-      title: row.title,
-      description: row.description,
-      content: row.content,
-      visible: row.visible,
-      tags: linked.tag,
-      categories: linked.category,
-      createdAt: row.createdAt,
-      updatedAt: row.updatedAt,
-    };
-  });
 }
 
 function toTerm(row: KindedTerm): Term {
