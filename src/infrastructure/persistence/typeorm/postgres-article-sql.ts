@@ -3,21 +3,16 @@ import type { Article, ArticleFields, Term, TermKind } from '../../../domain';
 import {
   type ArticleQueryDialect,
   type ArticleSql,
-  articlesQuery,
+  type ArticleWithoutTerms,
+  articleWithTermsQuery,
   type KindedTerm,
   type StatementLogger,
   TERM_KINDS,
   type TermIds,
 } from './article-sql';
 import { TABLE } from './entities';
-
-interface Statement {
-  /** node-postgres prepares a named statement once per connection, then only binds and executes it. */
-  name: string;
-  text: string;
-}
-
-const statement = (name: string, text: string): Statement => ({ name: `article_repository_${name}`, text });
+import { type ArticleArrayRow, assembleList, type LinkArrayRow, listStatements } from './postgres-article-list';
+import { type Statement, statement } from './postgres-statement';
 
 /**
  * Timestamps travel as epoch milliseconds (float8, exact for millisecond values): a number
@@ -30,19 +25,19 @@ const DIALECT: ArticleQueryDialect = {
                  ORDER BY t.name), '[]')`,
 };
 
-/** An article row as it arrives: the domain's fields, timestamps still in milliseconds. */
-interface StoredArticle extends Omit<Article, 'createdAt' | 'updatedAt'> {
+/** An article row as it arrives, timestamps still in milliseconds. */
+interface StoredArticle extends Omit<ArticleWithoutTerms, 'createdAt' | 'updatedAt'> {
   createdAt: number | Date;
   updatedAt: number | Date;
 }
 
 /** Turns the milliseconds into Dates in place: the rows are this call's own, and a list has hundreds. */
-function toArticles(rows: StoredArticle[]): Article[] {
+function withDates<T extends StoredArticle>(rows: T[]): (T & ArticleWithoutTerms)[] {
   for (const row of rows) {
     row.createdAt = new Date(row.createdAt);
     row.updatedAt = new Date(row.updatedAt);
   }
-  return rows as Article[];
+  return rows as (T & ArticleWithoutTerms)[];
 }
 
 const terms = (kind: TermKind) => TABLE.term[kind];
@@ -50,9 +45,9 @@ const links = (kind: TermKind) => TABLE.link[kind];
 const termColumn = (kind: TermKind) => TABLE.linkTermColumn[kind];
 
 const SQL = {
-  findArticle: statement('find_article', articlesQuery(DIALECT, 'WHERE a.id = $1')),
-  listVisible: statement('list_visible', articlesQuery(DIALECT, 'WHERE a.visible ORDER BY a.id')),
-  listAll: statement('list_all', articlesQuery(DIALECT, 'ORDER BY a.id')),
+  findArticle: statement('find_article', articleWithTermsQuery(DIALECT, '$1')),
+  listVisible: listStatements(DIALECT, true),
+  listAll: listStatements(DIALECT, false),
   /** The article and the links of both kinds in one statement. */
   insertArticle: statement(
     'insert_article',
@@ -158,11 +153,15 @@ export class PostgresArticleSql implements ArticleSql {
   }
 
   async findArticle(id: number): Promise<Article | null> {
-    return toArticles(await this.run<StoredArticle>(SQL.findArticle, [id]))[0] ?? null;
+    const rows = await this.run<StoredArticle & Pick<Article, 'tags' | 'categories'>>(SQL.findArticle, [id]);
+    return withDates(rows)[0] ?? null;
   }
 
   async listArticles(onlyVisible: boolean): Promise<Article[]> {
-    return toArticles(await this.run<StoredArticle>(onlyVisible ? SQL.listVisible : SQL.listAll, []));
+    const [articles, links] = onlyVisible ? SQL.listVisible : SQL.listAll;
+    const rows = await this.run<ArticleArrayRow>(articles, []);
+    if (rows.length === 0) return [];
+    return assembleList(rows, await this.run<LinkArrayRow>(links, []));
   }
 
   async insertArticle(fields: ArticleFields, createdAt: Date, links: TermIds): Promise<number> {
@@ -227,9 +226,9 @@ export class PostgresArticleSql implements ArticleSql {
     return this.run<Term>(kind === 'tag' ? SQL.listTags : SQL.listCategories, []);
   }
 
-  private async run<R extends QueryResultRow>(sql: Statement, values: unknown[]): Promise<R[]> {
+  private async run<R extends QueryResultRow | unknown[]>(sql: Statement, values: unknown[]): Promise<R[]> {
     this.logger.logQuery(sql.text, values);
-    return (await this.pool.query<R>({ ...sql, values })).rows;
+    return (await this.pool.query({ ...sql, values })).rows as R[];
   }
 
   private async plain(text: string): Promise<void> {

@@ -3,8 +3,13 @@ import type { Article, ArticleFields, Term, TermKind } from '../../../domain';
 import {
   type ArticleQueryDialect,
   type ArticleSql,
+  type ArticleWithoutTerms,
   articlesQuery,
+  articleWithTermsQuery,
+  attachLinks,
   type KindedTerm,
+  type LinkRow,
+  linksQuery,
   type StatementLogger,
   TERM_KINDS,
   type TermIds,
@@ -15,10 +20,13 @@ import { TABLE } from './entities';
  * How an article row arrives from SQLite: booleans as 0/1, timestamps as UTC text with
  * milliseconds, terms as JSON text.
  */
-interface StoredArticle extends Omit<Article, 'visible' | 'createdAt' | 'updatedAt' | 'tags' | 'categories'> {
+interface StoredArticle extends Omit<ArticleWithoutTerms, 'visible' | 'createdAt' | 'updatedAt'> {
   visible: number;
   createdAt: string;
   updatedAt: string;
+}
+
+interface StoredArticleWithTerms extends StoredArticle {
   tags: string;
   categories: string;
 }
@@ -35,9 +43,11 @@ const termColumn = (kind: TermKind) => TABLE.linkTermColumn[kind];
 const inList = (column: string) => `${column} IN (SELECT value FROM json_each(?))`;
 
 const SQL = {
-  findArticle: articlesQuery(DIALECT, 'WHERE a.id = ?'),
-  listVisible: articlesQuery(DIALECT, 'WHERE a.visible ORDER BY a.id'),
-  listAll: articlesQuery(DIALECT, 'ORDER BY a.id'),
+  findArticle: articleWithTermsQuery(DIALECT, '?'),
+  listVisible: articlesQuery(DIALECT, true),
+  listAll: articlesQuery(DIALECT, false),
+  linksOfVisible: linksQuery(true),
+  linksOfAll: linksQuery(false),
   insertArticle: `INSERT INTO articles (title, description, content, visible, created_at, updated_at)
                   VALUES (?, ?, ?, ?, ?, ?) RETURNING id`,
   insertLinks: (kind: TermKind) =>
@@ -87,13 +97,17 @@ export class SqliteArticleSql implements ArticleSql {
   }
 
   async findArticle(id: number): Promise<Article | null> {
-    const row = this.statement(SQL.findArticle, [id]).get(id) as StoredArticle | undefined;
-    return row ? toArticle(row) : null;
+    const row = this.statement(SQL.findArticle, [id]).get(id) as StoredArticleWithTerms | undefined;
+    return row ? { ...toArticle(row), tags: JSON.parse(row.tags), categories: JSON.parse(row.categories) } : null;
   }
 
   async listArticles(onlyVisible: boolean): Promise<Article[]> {
-    const sql = onlyVisible ? SQL.listVisible : SQL.listAll;
-    return (this.statement(sql, []).all() as StoredArticle[]).map(toArticle);
+    const rows = (this.statement(onlyVisible ? SQL.listVisible : SQL.listAll, []).all() as StoredArticle[]).map(
+      toArticle,
+    );
+    if (rows.length === 0) return [];
+    const links = this.statement(onlyVisible ? SQL.linksOfVisible : SQL.linksOfAll, []).all() as LinkRow[];
+    return attachLinks(rows, links);
   }
 
   async insertArticle(fields: ArticleFields, createdAt: Date, ids: TermIds): Promise<number> {
@@ -180,12 +194,13 @@ function fromStoredDate(stored: string): Date {
   return new Date(`${stored.replace(' ', 'T')}Z`);
 }
 
-function toArticle(row: StoredArticle): Article {
+function toArticle(row: StoredArticle): ArticleWithoutTerms {
   return {
-    ...row,
+    id: row.id,
+    title: row.title,
+    description: row.description,
+    content: row.content,
     visible: row.visible === 1,
-    tags: JSON.parse(row.tags),
-    categories: JSON.parse(row.categories),
     createdAt: fromStoredDate(row.createdAt),
     updatedAt: fromStoredDate(row.updatedAt),
   };
