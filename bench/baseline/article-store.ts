@@ -83,7 +83,31 @@ const linksWhere = (filter: string) =>
     .join(' UNION ALL ')
     .concat(' ORDER BY name');
 
+/**
+ * The service's own read: each article with its terms as JSON arrays aggregated by PostgreSQL,
+ * timestamps as epoch milliseconds. Used when the baseline runs with BASELINE_READS=aggregated.
+ */
+const aggregatedTerms = (links: string, terms: string, column: string) =>
+  `(SELECT coalesce(json_agg(json_build_object('id', t.id, 'name', t.name, 'description', t.description)
+      ORDER BY t.name), '[]') FROM ${links} l JOIN ${terms} t ON t.id = l.${column} WHERE l.article_id = a.id)`;
+const aggregatedArticles = (where: string) =>
+  `SELECT a.id, a.title, a.description, a.content, a.visible,
+          round(extract(epoch FROM a.created_at) * 1000)::float8 AS created_ms,
+          round(extract(epoch FROM a.updated_at) * 1000)::float8 AS updated_ms,
+          ${aggregatedTerms('article_tags', 'tags', 'tag_id')} AS tag,
+          ${aggregatedTerms('article_categories', 'categories', 'category_id')} AS category
+     FROM articles a ${where}`;
+
+interface AggregatedRow extends Omit<ArticleRow, 'created_at' | 'updated_at'> {
+  created_ms: number;
+  updated_ms: number;
+  tag: TermJson[];
+  category: TermJson[];
+}
+
 const SQL = {
+  aggregatedById: { name: 'aggregated_by_id', text: aggregatedArticles('WHERE a.id = $1') },
+  aggregatedVisible: { name: 'aggregated_visible', text: aggregatedArticles('WHERE a.visible ORDER BY a.id') },
   articleById: { name: 'article_by_id', text: `SELECT ${ARTICLE_COLUMNS} FROM articles WHERE id = $1` },
   linksOfArticle: { name: 'links_of_article', text: linksWhere('l.article_id = $1') },
   visibleArticles: {
@@ -146,10 +170,20 @@ const SQL = {
   },
 } satisfies Record<string, { name: string; text: string }>;
 
+/** `links`: an article query, then one batched query for the links; `aggregated`: one query. */
+export type ReadShape = 'links' | 'aggregated';
+
 export class ArticleStore {
-  constructor(private readonly pool: Pool) {}
+  constructor(
+    private readonly pool: Pool,
+    private readonly reads: ReadShape = 'links',
+  ) {}
 
   async findById(id: number): Promise<ArticleJson | null> {
+    if (this.reads === 'aggregated') {
+      const rows = await this.pool.query<AggregatedRow>({ ...SQL.aggregatedById, values: [id] });
+      return rows.rows.map(aggregatedJson)[0] ?? null;
+    }
     const articles = await this.pool.query<ArticleRow>({ ...SQL.articleById, values: [id] });
     const row = articles.rows[0];
     if (!row) return null;
@@ -158,6 +192,8 @@ export class ArticleStore {
   }
 
   async listVisible(): Promise<ArticleJson[]> {
+    if (this.reads === 'aggregated')
+      return (await this.pool.query<AggregatedRow>(SQL.aggregatedVisible)).rows.map(aggregatedJson);
     const articles = await this.pool.query<ArticleRow>(SQL.visibleArticles);
     if (articles.rows.length === 0) return [];
     const links = await this.pool.query<LinkRow>(SQL.linksOfVisible);
@@ -297,6 +333,20 @@ function withLinks(rows: ArticleRow[], links: LinkRow[]): ArticleJson[] {
     const terms = byArticle.get(row.id) as Record<Kind, TermJson[]>;
     return articleJson(row, terms.tag, terms.category);
   });
+}
+
+function aggregatedJson(row: AggregatedRow): ArticleJson {
+  return {
+    id: row.id,
+    title: row.title,
+    description: row.description,
+    content: row.content,
+    visible: row.visible,
+    tag: row.tag,
+    category: row.category,
+    createdAt: new Date(row.created_ms).toISOString(),
+    updatedAt: new Date(row.updated_ms).toISOString(),
+  };
 }
 
 function articleJson(row: ArticleRow, tag: TermJson[], category: TermJson[]): ArticleJson {

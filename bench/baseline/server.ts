@@ -8,7 +8,9 @@ import { BadRequest, readJson, toChanges, toNewArticle } from './request-body';
  * The raw baseline of the benchmark: the service's article endpoints and JSON with plain
  * node:http and pg, on the same database and schema. It answers what the service answers for
  * valid requests and is the reference for how fast this machine can serve them.
- * Env: PORT, DATABASE_URL (PostgreSQL, already migrated by the service), API_TOKEN.
+ * Env: PORT, DATABASE_URL (PostgreSQL, already migrated by the service), API_TOKEN, and
+ * BASELINE_READS=aggregated to read with the service's single aggregated statement instead of
+ * the issue's shape (an article query, then one batched query for the links).
  */
 const MAX_ID = 2_147_483_647;
 /** The service's pool size and timeouts, so that both wait on the database alike. */
@@ -18,7 +20,7 @@ const pool = new Pool({
   connectionTimeoutMillis: 5_000,
   statement_timeout: 5_000,
 });
-const store = new ArticleStore(pool);
+const store = new ArticleStore(pool, process.env.BASELINE_READS === 'aggregated' ? 'aggregated' : 'links');
 const token = process.env.API_TOKEN ? digest(process.env.API_TOKEN) : null;
 
 const server = http.createServer((request, response) => {
