@@ -35,30 +35,41 @@ export type ArticleArrayRow = [number, string | null, string, string, boolean, n
 /** [kind index, article id, term ids] for links, [kind index, null, null, id, name, description] for terms. */
 export type LinkArrayRow = [number, number | null, string[] | null, string | null, string | null, string | null];
 
+/** Plain indexed loops: destructuring and flatMap here measured several times slower (a list has 900 rows). */
 export function assembleList(articleRows: readonly ArticleArrayRow[], linkRows: readonly LinkArrayRow[]): Article[] {
   const terms = TERM_KINDS.map(() => new Map<string, Term>());
-  for (const [kind, , , id, name, description] of linkRows) {
-    if (id !== null) terms[kind]?.set(id, { id, name: name as string, description });
+  for (const row of linkRows) {
+    const id = row[3];
+    if (id !== null) terms[row[0]]?.set(id, { id, name: row[4] as string, description: row[5] });
   }
   const linked = TERM_KINDS.map(() => new Map<number, Term[]>());
-  for (const [kind, articleId, ids] of linkRows) {
+  for (const row of linkRows) {
+    const articleId = row[1];
+    const ids = row[2];
     if (articleId === null || ids === null) continue;
-    const known = terms[kind] as Map<string, Term>;
-    linked[kind]?.set(
-      articleId,
-      ids.flatMap((id) => known.get(id) ?? []),
-    );
+    const known = terms[row[0]] as Map<string, Term>;
+    const articleTerms: Term[] = [];
+    for (const id of ids) {
+      const term = known.get(id);
+      if (term) articleTerms.push(term);
+    }
+    linked[row[0]]?.set(articleId, articleTerms);
   }
   const [tags, categories] = linked as [Map<number, Term[]>, Map<number, Term[]>];
-  return articleRows.map(([id, title, description, content, visible, createdAt, updatedAt]) => ({
-    id,
-    title,
-    description,
-    content,
-    visible,
-    tags: tags.get(id) ?? [],
-    categories: categories.get(id) ?? [],
-    createdAt: new Date(createdAt),
-    updatedAt: new Date(updatedAt),
-  }));
+  const articles: Article[] = new Array(articleRows.length);
+  for (let index = 0; index < articleRows.length; index++) {
+    const row = articleRows[index] as ArticleArrayRow;
+    articles[index] = {
+      id: row[0],
+      title: row[1],
+      description: row[2],
+      content: row[3],
+      visible: row[4],
+      tags: tags.get(row[0]) ?? [],
+      categories: categories.get(row[0]) ?? [],
+      createdAt: new Date(row[5]),
+      updatedAt: new Date(row[6]),
+    };
+  }
+  return articles;
 }
