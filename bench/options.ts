@@ -45,6 +45,10 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
       return next;
     };
     switch (flag) {
+      case '--help':
+        console.log(USAGE);
+        process.exit(0);
+        break;
       case '--quick':
         Object.assign(options, { rounds: 1, durationSeconds: 3, warmupSeconds: 1 });
         break;

@@ -73,7 +73,12 @@ export function formatPass(pass: PassReport, baseline: string | null): string {
     if (baseline) {
       const base = scenario.runs[baseline] ?? [];
       for (const target of pass.targets.filter((t) => t !== baseline)) {
-        row.push(number(medianRatio(scenario.runs[target] ?? [], base), 2));
+        const runs = scenario.runs[target] ?? [];
+        const rounds = runs.map((run, round) =>
+          number(run.requestsPerSecond / (base[round]?.requestsPerSecond ?? 0), 2),
+        );
+        // The median first, then each round's ratio: the spread shows the machine's noise.
+        row.push(`${number(medianRatio(runs, base), 2)} (${rounds.join(', ')})`);
       }
       const ratio = medianRatio(scenario.runs[pass.targets[0] as string] ?? [], base);
       row.push(`≥ ${scenario.target} ${ratio >= scenario.target ? 'met' : 'NOT met'}`);

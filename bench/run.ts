@@ -96,7 +96,7 @@ async function postgresPass(options: BenchOptions, scenarios: Scenario[], settin
   const notes: string[] = [
     options.baselineReads === 'links'
       ? 'Baseline reads: an article query, then one batched query for the links (the shape issue 4 gives).'
-      : 'Baseline reads: one statement aggregating tags and categories as JSON, as the service reads.',
+      : "Baseline reads: one statement per read, each article's tags and categories aggregated as JSON.",
   ];
   if (options.workers !== null) {
     const label = `service WORKERS=${options.workers}`;
