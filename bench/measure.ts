@@ -1,0 +1,65 @@
+import autocannon from 'autocannon';
+import type { PreparedDataset } from './dataset';
+import type { Scenario } from './scenarios';
+
+/** What one measured run of one scenario on one server gave. */
+export interface RunFigures {
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  /** Socket errors, timeouts, non-2xx answers and bodies without statusCode 10000, warm-up included. */
+  errors: number;
+  requests: number;
+  /** Highest resident memory of the server's process tree during the run, in MB. */
+  peakRssMb?: number;
+}
+
+export interface RunSettings {
+  connections: number;
+  durationSeconds: number;
+  warmupSeconds: number;
+}
+
+/** Every answer must be the success wrapper; both servers put statusCode first. */
+const SUCCESS_PREFIX = '{"statusCode":10000,';
+
+/** A warm-up (figures dropped, errors kept), then the measured run; both bounded in time. */
+export async function measure(
+  baseUrl: string,
+  scenario: Scenario,
+  dataset: PreparedDataset,
+  settings: RunSettings,
+): Promise<RunFigures> {
+  const warmup = await load(baseUrl, scenario, dataset, settings.connections, settings.warmupSeconds);
+  const run = await load(baseUrl, scenario, dataset, settings.connections, settings.durationSeconds);
+  return {
+    requestsPerSecond: run.requests.total / run.duration,
+    p50Ms: run.latency.p50,
+    p99Ms: run.latency.p99,
+    errors: errorsOf(warmup) + errorsOf(run),
+    requests: run.requests.total,
+  };
+}
+
+function load(
+  baseUrl: string,
+  scenario: Scenario,
+  dataset: PreparedDataset,
+  connections: number,
+  seconds: number,
+): Promise<autocannon.Result> {
+  return autocannon({
+    url: baseUrl,
+    connections,
+    duration: seconds,
+    // An answer slower than this counts as an error. At 32 connections the list queues for
+    // seconds on two cores (mean latency = connections / throughput), so the bound is generous.
+    timeout: 30,
+    requests: scenario.requests(dataset),
+    verifyBody: (body) => typeof body === 'string' && body.startsWith(SUCCESS_PREFIX),
+  });
+}
+
+function errorsOf(result: autocannon.Result): number {
+  return result.errors + result.non2xx + result.mismatches;
+}

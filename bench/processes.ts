@@ -1,0 +1,121 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import { freePort } from './free-port';
+
+/** A server under test, started as a process of its own and reached on 127.0.0.1. */
+export interface ServerProcess {
+  readonly label: string;
+  readonly url: string;
+  readonly pid: number;
+  /** Processes in its tree now: 1, or 1 + its workers when it forks them. */
+  processCount(): number;
+  /** Resident memory of its whole process tree, in bytes. */
+  rssBytes(): number;
+  /** Throws with the end of its stderr when the process has exited. */
+  checkAlive(): void;
+  stop(): Promise<void>;
+}
+
+const START_TIMEOUT_MS = 60_000;
+
+/**
+ * Starts `node <script>` with PORT set to a free port and waits until it answers HTTP. Its
+ * stderr is kept to say why it died, if it does.
+ */
+export async function startServer(
+  label: string,
+  script: string,
+  env: Record<string, string>,
+  nodeArgs: string[] = [],
+): Promise<ServerProcess> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [...nodeArgs, script], {
+    env: { PATH: process.env.PATH ?? '', ...env, PORT: String(port) },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (chunk) => {
+    stderr = (stderr + chunk).slice(-4000);
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = `http://127.0.0.1:${port}`;
+  await waitUntilAnswering(url, child, () => stderr);
+  return {
+    label,
+    url,
+    pid: child.pid as number,
+    processCount: () => processTree(child.pid as number).length,
+    rssBytes: () => processTree(child.pid as number).reduce((sum, pid) => sum + rssOf(pid), 0),
+    checkAlive: () => {
+      if (child.exitCode === null && child.signalCode === null) return;
+      throw new Error(`${label} exited (${child.exitCode ?? child.signalCode}):\n${stderr}`);
+    },
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      const forced = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      await exited;
+      clearTimeout(forced);
+    },
+  };
+}
+
+async function waitUntilAnswering(url: string, child: ChildProcess, stderr: () => string): Promise<void> {
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(
+        `${url}: the process exited (${child.exitCode ?? child.signalCode}) before answering:\n${stderr()}`,
+      );
+    }
+    try {
+      // Any HTTP answer means it listens; /article/0 is a cheap 400 on both servers.
+      await fetch(`${url}/article/0`, { signal: AbortSignal.timeout(1_000) });
+      return;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  child.kill('SIGKILL');
+  throw new Error(`${url}: no answer within ${START_TIMEOUT_MS / 1000} s:\n${stderr()}`);
+}
+
+/** The process and its descendants, from /proc (Linux). */
+function processTree(pid: number): number[] {
+  const tree = [pid];
+  for (let index = 0; index < tree.length; index++) {
+    const parent = tree[index] as number;
+    try {
+      for (const task of fs.readdirSync(`/proc/${parent}/task`)) {
+        const children = fs.readFileSync(`/proc/${parent}/task/${task}/children`, 'utf8').trim();
+        if (children) tree.push(...children.split(/\s+/).map(Number));
+      }
+    } catch {
+      // The process is gone, or /proc is not there.
+    }
+  }
+  return tree;
+}
+
+function rssOf(pid: number): number {
+  try {
+    const kilobytes = /VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return Number(kilobytes ?? 0) * 1024;
+  } catch {
+    return 0;
+  }
+}
+
+/** Samples a server's RSS while work runs and answers the highest value seen. */
+export async function withPeakRss<T>(server: ServerProcess, work: () => Promise<T>): Promise<[T, number]> {
+  let peak = server.rssBytes();
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, server.rssBytes());
+  }, 250);
+  try {
+    const result = await work();
+    peak = Math.max(peak, server.rssBytes());
+    return [result, peak];
+  } finally {
+    clearInterval(sampler);
+  }
+}

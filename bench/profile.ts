@@ -1,0 +1,62 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { openPostgres, openSqlite } from './databases';
+import { prepareDataset } from './dataset';
+import { BENCH_TOKEN } from './http-client';
+import { measure } from './measure';
+import { startServer } from './processes';
+import { summarizeProfile } from './profile-summary';
+import { selectScenarios } from './scenarios';
+
+/**
+ * `npm run bench:profile -- <scenario> [seconds] [sqlite]`: runs one scenario against the service
+ * started with node's --cpu-prof, then prints where its CPU time went. The .cpuprofile file
+ * stays in bench/results/profiles/ for Chrome DevTools.
+ */
+const DIST = path.resolve(__dirname, '..');
+const PROFILES = path.resolve(DIST, '..', 'bench', 'results', 'profiles');
+
+async function main(): Promise<void> {
+  const [key = 'get', seconds = '10', storage = 'postgres'] = process.argv.slice(2);
+  const [scenario] = selectScenarios([key]);
+  if (!scenario) throw new Error(`no scenario ${key}`);
+  const database = storage === 'sqlite' ? await openSqlite() : await openPostgres();
+  const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'blog-api-profile-'));
+  try {
+    const env = { API_TOKEN: BENCH_TOKEN, LOG_LEVEL: 'warn', DATABASE_URL: database.url };
+    const main = path.join(DIST, 'src', 'main.js');
+    // One process prepares the data; a second one, profiled, serves only the measured load.
+    const preparer = await startServer('service', main, env);
+    const dataset = await prepareDataset(preparer.url).finally(() => preparer.stop());
+    await database.removeArticlesAfter(dataset.lastId);
+    const service = await startServer('service', main, env, ['--cpu-prof', `--cpu-prof-dir=${directory}`]);
+    try {
+      const figures = await measure(service.url, scenario, dataset, {
+        connections: 32,
+        durationSeconds: Number(seconds),
+        warmupSeconds: 3,
+      });
+      console.log(
+        `${scenario.title} on ${storage}: ${figures.requestsPerSecond.toFixed(0)} req/s, errors ${figures.errors}`,
+      );
+    } finally {
+      // The profile is written when the process exits.
+      await service.stop();
+    }
+    const [file] = fs.readdirSync(directory);
+    if (!file) throw new Error('the service wrote no profile');
+    fs.mkdirSync(PROFILES, { recursive: true });
+    const kept = path.join(PROFILES, `${scenario.key}-${storage}-${Date.now()}.cpuprofile`);
+    fs.copyFileSync(path.join(directory, file), kept);
+    console.log(`${summarizeProfile(JSON.parse(fs.readFileSync(kept, 'utf8')), 30)}\n\nprofile: ${kept}`);
+  } finally {
+    fs.rmSync(directory, { recursive: true, force: true });
+    await database.close();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exitCode = 1;
+});

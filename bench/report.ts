@@ -1,0 +1,111 @@
+import os from 'node:os';
+import type { RunFigures } from './measure';
+
+/** Every run of one scenario on one storage, per target (service, baseline, …), in run order. */
+export interface ScenarioRuns {
+  key: string;
+  title: string;
+  target: number;
+  runs: Record<string, RunFigures[]>;
+}
+
+export interface PassReport {
+  storage: string;
+  targets: string[];
+  scenarios: ScenarioRuns[];
+  /** Highest resident memory of each target's process tree during the pass, in MB. */
+  peakRssMb: Record<string, number>;
+  notes: string[];
+}
+
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  if (sorted.length === 0) return Number.NaN;
+  return sorted.length % 2
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+}
+
+/** Median of the per-round ratios: each round's two runs ran back to back on the same machine state. */
+export function medianRatio(numerator: readonly RunFigures[], denominator: readonly RunFigures[]): number {
+  return median(
+    numerator.map((run, round) => run.requestsPerSecond / (denominator[round]?.requestsPerSecond ?? Number.NaN)),
+  );
+}
+
+export function summarize(runs: readonly RunFigures[]) {
+  return {
+    requestsPerSecond: median(runs.map((run) => run.requestsPerSecond)),
+    p50Ms: median(runs.map((run) => run.p50Ms)),
+    p99Ms: median(runs.map((run) => run.p99Ms)),
+    errors: runs.reduce((sum, run) => sum + run.errors, 0),
+  };
+}
+
+export function totalErrors(pass: PassReport): number {
+  return pass.scenarios.reduce(
+    (sum, scenario) => sum + Object.values(scenario.runs).reduce((s, runs) => s + summarize(runs).errors, 0),
+    0,
+  );
+}
+
+const number = (value: number, digits = 0) =>
+  Number.isFinite(value)
+    ? value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits })
+    : '–';
+
+/** A Markdown table: readable in a terminal, and pasted as it is into docs/PERFORMANCE.md. */
+export function formatPass(pass: PassReport, baseline: string | null): string {
+  const header = ['scenario'];
+  for (const target of pass.targets) header.push(`${target} req/s`, 'p50 ms', 'p99 ms');
+  if (baseline) {
+    for (const target of pass.targets.filter((t) => t !== baseline)) header.push(`${target} / ${baseline}`);
+    header.push('target');
+  }
+  header.push('errors');
+  const rows = pass.scenarios.map((scenario) => {
+    const row = [scenario.title];
+    for (const target of pass.targets) {
+      const figures = summarize(scenario.runs[target] ?? []);
+      row.push(number(figures.requestsPerSecond), number(figures.p50Ms, 1), number(figures.p99Ms, 1));
+    }
+    if (baseline) {
+      const base = scenario.runs[baseline] ?? [];
+      for (const target of pass.targets.filter((t) => t !== baseline)) {
+        const runs = scenario.runs[target] ?? [];
+        const rounds = runs.map((run, round) =>
+          number(run.requestsPerSecond / (base[round]?.requestsPerSecond ?? 0), 2),
+        );
+        // The median first, then each round's ratio: the spread shows the machine's noise.
+        row.push(`${number(medianRatio(runs, base), 2)} (${rounds.join(', ')})`);
+      }
+      const ratio = medianRatio(scenario.runs[pass.targets[0] as string] ?? [], base);
+      row.push(`≥ ${scenario.target} ${ratio >= scenario.target ? 'met' : 'NOT met'}`);
+    }
+    row.push(String(Object.values(scenario.runs).reduce((sum, runs) => sum + summarize(runs).errors, 0)));
+    return row;
+  });
+  const widths = header.map((cell, column) => Math.max(cell.length, ...rows.map((row) => (row[column] ?? '').length)));
+  const line = (cells: string[]) =>
+    `| ${cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))).join(' | ')} |`;
+  const rule = `|${widths.map((width, column) => (column === 0 ? `:${'-'.repeat(width + 1)}` : `${'-'.repeat(width + 1)}:`)).join('|')}|`;
+  const rss = Object.entries(pass.peakRssMb)
+    .map(([target, mb]) => `${target} ${number(mb)} MB`)
+    .join(', ');
+  return [
+    `### ${pass.storage}`,
+    '',
+    line(header),
+    rule,
+    ...rows.map(line),
+    '',
+    `Peak RSS under load: ${rss}.`,
+    ...pass.notes.map((note) => `${note}`),
+  ].join('\n');
+}
+
+export function describeMachine(): string {
+  const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
+  return `${os.availableParallelism()} cores (${cpu}), ${number(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${os.type()} ${os.release()}`;
+}

@@ -1,0 +1,223 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { type BenchDatabase, openPostgres, openSqlite } from './databases';
+import { DATASET, type PreparedDataset, prepareDataset } from './dataset';
+import { BENCH_TOKEN } from './http-client';
+import { measure, type RunSettings } from './measure';
+import { type BenchOptions, parseOptions } from './options';
+import { type ServerProcess, startServer, withPeakRss } from './processes';
+import { describeMachine, formatPass, medianRatio, type PassReport, totalErrors } from './report';
+import { checkSameAnswers } from './sanity';
+import { type Scenario, selectScenarios } from './scenarios';
+
+/**
+ * `npm run bench`: the service and the raw baseline on one PostgreSQL database, measured
+ * alternately (service, baseline, service, baseline, …) so that a shared machine's noise hits
+ * both alike; then the service alone on SQLite. Prints Markdown tables, writes the figures to
+ * bench/results/, and exits 1 when any answer was not a success.
+ */
+const DIST = path.resolve(__dirname, '..');
+/** BENCH_SERVICE_MAIN measures another build of the service, e.g. an older commit's dist/src/main.js. */
+const SERVICE = process.env.BENCH_SERVICE_MAIN
+  ? path.resolve(process.env.BENCH_SERVICE_MAIN)
+  : path.join(DIST, 'src', 'main.js');
+const BASELINE = path.join(__dirname, 'baseline', 'server.js');
+const RESULTS = path.resolve(DIST, '..', 'bench', 'results');
+
+const SERVICE_ENV: Record<string, string> = { API_TOKEN: BENCH_TOKEN, LOG_LEVEL: 'warn', NODE_ENV: 'production' };
+
+/** Everything started, stopped in reverse order at the end or on Ctrl-C. */
+const cleanups: (() => Promise<void>)[] = [];
+async function cleanUp(): Promise<void> {
+  while (cleanups.length > 0)
+    await cleanups
+      .pop()?.()
+      .catch((error) => console.error(error));
+}
+
+async function main(): Promise<void> {
+  const options = parseOptions(process.argv.slice(2));
+  if (options.serviceNodeOptions) SERVICE_ENV.NODE_OPTIONS = options.serviceNodeOptions;
+  const scenarios = selectScenarios(options.scenarios);
+  const settings: RunSettings = options;
+  const startedAt = new Date();
+  const loadAverageAtStart = os.loadavg();
+  console.log(
+    `Machine: ${describeMachine()}; load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
+  console.log(
+    `${options.connections} connections, ${options.durationSeconds} s runs after ${options.warmupSeconds} s warm-up, ` +
+      `dataset ${DATASET.articles} articles (${DATASET.tagsPerArticle} of ${DATASET.tags} tags, ` +
+      `${DATASET.categoriesPerArticle} of ${DATASET.categories} categories, 90 % visible)\n`,
+  );
+
+  const passes: PassReport[] = [];
+  if (options.postgres) passes.push(await postgresPass(options, scenarios, settings));
+  if (options.sqlite) passes.push(await sqlitePass(scenarios, settings));
+
+  for (const pass of passes)
+    console.log(`\n${formatPass(pass, pass.targets.includes('baseline') ? 'baseline' : null)}\n`);
+  console.log(
+    `Load average at the end: ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
+  const file = writeResults({
+    startedAt,
+    options,
+    machine: describeMachine(),
+    service: path.relative(process.cwd(), SERVICE),
+    loadAverage: { start: loadAverageAtStart, end: os.loadavg() },
+    passes,
+  });
+  console.log(`Figures written to ${path.relative(process.cwd(), file)}`);
+  const errors = passes.reduce((sum, pass) => sum + totalErrors(pass), 0);
+  if (errors > 0) {
+    console.error(`FAILED: ${errors} answers were errors (not 2xx with statusCode 10000)`);
+    process.exitCode = 1;
+  }
+}
+
+async function postgresPass(options: BenchOptions, scenarios: Scenario[], settings: RunSettings): Promise<PassReport> {
+  const database = await open(openPostgres());
+  console.log(`PostgreSQL pass on ${database.description}`);
+  const service = await start('service', SERVICE, { ...SERVICE_ENV, DATABASE_URL: database.url });
+  const baseline = await start('baseline', BASELINE, {
+    API_TOKEN: BENCH_TOKEN,
+    DATABASE_URL: database.url,
+    BASELINE_READS: options.baselineReads,
+  });
+  const servers = [service, baseline];
+  const notes: string[] = [
+    options.baselineReads === 'links'
+      ? 'Baseline reads: an article query, then one batched query for the links (the shape issue 4 gives).'
+      : "Baseline reads: one statement per read, each article's tags and categories aggregated as JSON.",
+  ];
+  if (options.workers !== null) {
+    const label = `service WORKERS=${options.workers}`;
+    const workers = await start(label, SERVICE, {
+      ...SERVICE_ENV,
+      DATABASE_URL: database.url,
+      WORKERS: String(options.workers),
+    });
+    servers.push(workers);
+    const processes = workers.processCount();
+    notes.push(
+      processes > 1
+        ? `${label} ran ${processes} processes (primary and workers).`
+        : `${label}: the service ran a single process, so it ignores WORKERS: that column measures one worker again.`,
+    );
+  }
+
+  const dataset = await prepare(service.url, database);
+  await checkSameAnswers(service.url, baseline.url, dataset);
+  await database.removeArticlesAfter(dataset.lastId);
+  console.log('The baseline answers exactly what the service answers (articles, list, create, update).\n');
+
+  const pass = await runAlternating(`PostgreSQL`, servers, scenarios, options.rounds, dataset, database, settings);
+  if (options.workers !== null) {
+    for (const scenario of pass.scenarios) {
+      const ratio = medianRatio(scenario.runs[servers[2]?.label as string] ?? [], scenario.runs.service ?? []);
+      notes.push(`${scenario.title}: WORKERS=${options.workers} / 1 worker = ${ratio.toFixed(2)}`);
+    }
+  }
+  pass.notes.push(...notes);
+  await cleanUp();
+  return pass;
+}
+
+async function sqlitePass(scenarios: Scenario[], settings: RunSettings): Promise<PassReport> {
+  const database = await open(openSqlite());
+  console.log(`SQLite pass on ${database.description}`);
+  const service = await start('service', SERVICE, { ...SERVICE_ENV, DATABASE_URL: database.url });
+  const dataset = await prepare(service.url, database);
+  const pass = await runAlternating('SQLite', [service], scenarios, 1, dataset, database, settings);
+  await cleanUp();
+  return pass;
+}
+
+/** Each round runs every scenario on each server in turn; write runs are undone after each. */
+async function runAlternating(
+  storage: string,
+  servers: ServerProcess[],
+  scenarios: Scenario[],
+  rounds: number,
+  dataset: PreparedDataset,
+  database: BenchDatabase,
+  settings: RunSettings,
+): Promise<PassReport> {
+  const pass: PassReport = {
+    storage: `${storage} (${database.description}), ${settings.connections} connections, ${rounds} round(s) of ${settings.durationSeconds} s, medians`,
+    targets: servers.map((server) => server.label),
+    scenarios: scenarios.map((s) => ({ key: s.key, title: s.title, target: s.target, runs: {} })),
+    peakRssMb: Object.fromEntries(servers.map((server) => [server.label, 0])),
+    notes: [],
+  };
+  for (let round = 1; round <= rounds; round++) {
+    for (const [index, scenario] of scenarios.entries()) {
+      for (const server of servers) {
+        const [measured, peak] = await withPeakRss(server, () => measure(server.url, scenario, dataset, settings));
+        server.checkAlive();
+        const figures = { ...measured, peakRssMb: Math.round(peak / 2 ** 20) };
+        if (scenario.addsArticles) await database.removeArticlesAfter(dataset.lastId);
+        const runs = pass.scenarios[index]?.runs as Record<string, (typeof figures)[]>;
+        runs[server.label] = [...(runs[server.label] ?? []), figures];
+        pass.peakRssMb[server.label] = Math.max(pass.peakRssMb[server.label] ?? 0, peak / 2 ** 20);
+        console.log(
+          `${storage} round ${round}/${rounds} ${scenario.title.padEnd(32)} ${server.label.padEnd(18)} ` +
+            `${figures.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${figures.p50Ms.toFixed(1)} ms  ` +
+            `p99 ${figures.p99Ms.toFixed(1)} ms  errors ${figures.errors}  rss ${(peak / 2 ** 20).toFixed(0)} MB`,
+        );
+      }
+    }
+  }
+  return pass;
+}
+
+async function open(database: Promise<BenchDatabase>): Promise<BenchDatabase> {
+  const opened = await database;
+  cleanups.push(() => opened.close());
+  return opened;
+}
+
+async function start(label: string, script: string, env: Record<string, string>): Promise<ServerProcess> {
+  const server = await startServer(label, script, env);
+  cleanups.push(() => server.stop());
+  return server;
+}
+
+async function prepare(url: string, database: BenchDatabase): Promise<PreparedDataset> {
+  const started = Date.now();
+  const dataset = await prepareDataset(url);
+  await database.removeArticlesAfter(dataset.lastId);
+  console.log(
+    `Dataset: ${dataset.ids.length} articles, ${dataset.visible} visible, in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
+  return dataset;
+}
+
+function writeResults(results: object): string {
+  fs.mkdirSync(RESULTS, { recursive: true });
+  const file = path.join(RESULTS, `bench-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+  fs.writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+  return file;
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    console.error(`\n${signal}: stopping the servers and the database`);
+    void cleanUp().then(() => process.exit(130));
+  });
+}
+
+main()
+  .catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exitCode = 1;
+  })
+  .finally(cleanUp);

@@ -1,0 +1,49 @@
+import { isDeepStrictEqual } from 'node:util';
+import type { PreparedDataset } from './dataset';
+import { call } from './http-client';
+
+type Json = Record<string, unknown>;
+
+/**
+ * Before measuring, the baseline must answer what the service answers: the same articles,
+ * fields in the same order, terms in the same order. Writes are compared without the values
+ * that differ by nature (id, timestamps, new term ids). Throws on the first difference.
+ */
+export async function checkSameAnswers(serviceUrl: string, baselineUrl: string, dataset: PreparedDataset) {
+  const both = (method: 'GET' | 'POST', path: string, body?: unknown) =>
+    Promise.all([call<unknown>(serviceUrl, method, path, body), call<unknown>(baselineUrl, method, path, body)]);
+
+  for (const id of [dataset.ids[0], dataset.ids[9], dataset.lastId, dataset.lastId + 1_000_000]) {
+    expectSame(`GET /article/${id}`, ...(await both('GET', `/article/${id}`)));
+  }
+  expectSame('GET /article', ...(await both('GET', '/article')));
+
+  const create = {
+    title: null,
+    content: 'sanity check',
+    visible: false,
+    tag: [{ name: 'tag-05' }, { name: 'tag-01' }],
+    category: [{ name: 'category-2' }],
+  };
+  const [serviceCreated, baselineCreated] = (await both('POST', '/article/create', create)) as [Json, Json];
+  expectSame('POST /article/create', withoutIdentity(serviceCreated), withoutIdentity(baselineCreated));
+
+  const update = (id: unknown) => ({ id, title: 'sanity update', tag: [{ name: 'tag-09' }] });
+  const serviceUpdated = await call<Json>(serviceUrl, 'POST', '/article/update', update(serviceCreated.id));
+  const baselineUpdated = await call<Json>(baselineUrl, 'POST', '/article/update', update(baselineCreated.id));
+  expectSame('POST /article/update', withoutIdentity(serviceUpdated), withoutIdentity(baselineUpdated));
+  // The service's own answer to a read must equal its answer to the update.
+  expectSame('update then GET', serviceUpdated, await call<Json>(serviceUrl, 'GET', `/article/${serviceUpdated.id}`));
+}
+
+function withoutIdentity(article: Json): Json {
+  return { ...article, id: 0, createdAt: '', updatedAt: '' };
+}
+
+function expectSame(what: string, service: unknown, baseline: unknown): void {
+  // JSON text comparison also checks the order of the fields.
+  if (JSON.stringify(service) === JSON.stringify(baseline) && isDeepStrictEqual(service, baseline)) return;
+  throw new Error(
+    `${what}: the baseline answers differently from the service\nservice:  ${JSON.stringify(service).slice(0, 600)}\nbaseline: ${JSON.stringify(baseline).slice(0, 600)}`,
+  );
+}

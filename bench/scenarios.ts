@@ -1,0 +1,96 @@
+import type autocannon from 'autocannon';
+import { categoryName, type PreparedDataset, tagName } from './dataset';
+import { BENCH_TOKEN } from './http-client';
+
+/** One kind of request, sent over and over by every connection during a run. */
+export interface Scenario {
+  key: string;
+  title: string;
+  /** Minimum service/baseline throughput ratio of issue 4 (PostgreSQL, medians). */
+  target: number;
+  /** Adds articles: the run is followed by removing them, so later runs see the same data. */
+  addsArticles: boolean;
+  requests(dataset: PreparedDataset): autocannon.Request[];
+}
+
+const WRITE_HEADERS = { 'content-type': 'application/json', authorization: `Bearer ${BENCH_TOKEN}` };
+
+const randomId = (dataset: PreparedDataset) => dataset.ids[Math.floor(Math.random() * dataset.ids.length)] as number;
+
+/** Created articles are invisible, so that GET /article keeps answering the dataset's list. */
+const CREATE_BODY = { title: 'Benchmark', content: 'Written by the benchmark.', visible: false };
+
+export const SCENARIOS: Scenario[] = [
+  {
+    key: 'get',
+    title: 'GET /article/:id',
+    target: 0.6,
+    addsArticles: false,
+    requests: (dataset) => [
+      { method: 'GET', setupRequest: (request) => ({ ...request, path: `/article/${randomId(dataset)}` }) },
+    ],
+  },
+  {
+    key: 'list',
+    title: 'GET /article',
+    target: 0.9,
+    addsArticles: false,
+    requests: () => [{ method: 'GET', path: '/article' }],
+  },
+  {
+    key: 'create',
+    title: 'POST /article/create',
+    target: 0.4,
+    addsArticles: true,
+    requests: () => [
+      { method: 'POST', path: '/article/create', headers: WRITE_HEADERS, body: JSON.stringify(CREATE_BODY) },
+    ],
+  },
+  {
+    key: 'create-tags',
+    title: 'POST /article/create, tag names',
+    target: 0.4,
+    addsArticles: true,
+    requests: () => [
+      {
+        method: 'POST',
+        path: '/article/create',
+        headers: WRITE_HEADERS,
+        body: JSON.stringify({
+          ...CREATE_BODY,
+          tag: [{ name: tagName(3) }, { name: tagName(17) }],
+          category: [{ name: categoryName(5) }],
+        }),
+      },
+    ],
+  },
+  {
+    key: 'update',
+    title: 'POST /article/update',
+    target: 0.6,
+    addsArticles: false,
+    requests: (dataset) => {
+      let sequence = 0;
+      return [
+        {
+          method: 'POST',
+          path: '/article/update',
+          headers: WRITE_HEADERS,
+          setupRequest: (request) => ({
+            ...request,
+            body: JSON.stringify({ id: randomId(dataset), title: `Updated ${++sequence}` }),
+          }),
+        },
+      ];
+    },
+  },
+];
+
+export function selectScenarios(keys: readonly string[]): Scenario[] {
+  if (keys.length === 0) return SCENARIOS;
+  const unknown = keys.filter((key) => !SCENARIOS.some((scenario) => scenario.key === key));
+  if (unknown.length > 0) {
+    throw new Error(`unknown scenario ${unknown.join(', ')}: choose from ${SCENARIOS.map((s) => s.key).join(', ')}`);
+  }
+  return SCENARIOS.filter((scenario) => keys.includes(scenario.key));
+}
