@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import { freePort } from './free-port';
+import { freePort } from '../test/support/free-port';
 
 /** A server under test, started as a process of its own and reached on 127.0.0.1. */
 export interface ServerProcess {

