@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { KeepAliveClient, type Outcome } from '../support/keep-alive-client';
+import { type Exchange, RawHttpClient } from '../support/raw-http';
 import { startService } from '../support/service-process';
 
 const CLIENTS = 8;
@@ -13,22 +13,25 @@ const MAX_LOOP_MS = 20_000;
 interface Sent {
   afterSignal: boolean;
   method: string;
-  outcome: Outcome;
+  outcome: Exchange;
 }
 
 /** Sends requests back to back until the server refuses connections (or the bounds are hit). */
-async function trafficLoop(client: KeepAliveClient, index: number, signalled: () => boolean, sent: Sent[]) {
+async function trafficLoop(client: RawHttpClient, index: number, signalled: () => boolean, sent: Sent[]) {
   const started = Date.now();
   for (let i = 0; i < MAX_REQUESTS_PER_CLIENT && Date.now() - started < MAX_LOOP_MS; i++) {
     const write = i % 2 === 0;
     const afterSignal = signalled();
     const outcome = write
-      ? await client.send('POST', '/article/create', { content: `client ${index} write ${i}` })
-      : await client.send('GET', '/article/1');
+      ? await client.postJson('/article/create', { content: `client ${index} write ${i}` })
+      : await client.get('/article/1');
     sent.push({ afterSignal, method: write ? 'POST' : 'GET', outcome });
-    if ('error' in outcome) return;
+    if (outcome.kind === 'failed') return;
   }
 }
+
+/** A client with one keep-alive connection, like one pooled client of another service. */
+const oneConnectionClient = (baseUrl: string) => new RawHttpClient(baseUrl, { maxSockets: 1 });
 
 /** Sends the headers and half the body after `startAfterMs`, the rest `pauseMs` later. */
 function slowPost(baseUrl: string, body: object, startAfterMs: number, pauseMs: number) {
@@ -62,20 +65,20 @@ describe('deploying under load: SIGTERM while clients keep sending', () => {
       let signalledAt = 0;
       const signalled = () => signalledAt > 0;
       const sent: Sent[] = [];
-      const clients = Array.from({ length: CLIENTS }, () => new KeepAliveClient(service.baseUrl));
+      const clients = Array.from({ length: CLIENTS }, () => oneConnectionClient(service.baseUrl));
       const loops = clients.map((client, index) => trafficLoop(client, index, signalled, sent));
 
-      const probe = new KeepAliveClient(service.baseUrl);
-      const readyAfterSignal: Outcome[] = [];
+      const probe = oneConnectionClient(service.baseUrl);
+      const readyAfterSignal: Exchange[] = [];
       await new Promise((resolve) => setTimeout(resolve, 1_000));
       service.process.kill('SIGTERM');
       signalledAt = Date.now();
       // A slow upload that is in flight when the listener closes (1.5 s after the signal).
       const slowUpload = slowPost(service.baseUrl, { content: 'uploaded across the close' }, 1_200, 800);
       for (let i = 0; i < 100; i++) {
-        const outcome = await probe.send('GET', '/ready');
+        const outcome = await probe.get('/ready');
         readyAfterSignal.push(outcome);
-        if ('error' in outcome) break;
+        if (outcome.kind === 'failed') break;
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
       await Promise.all(loops);
@@ -84,18 +87,22 @@ describe('deploying under load: SIGTERM while clients keep sending', () => {
       for (const client of [...clients, probe]) client.close();
       const exitCode = await service.exited;
 
-      const answered = sent.filter((entry) => 'status' in entry.outcome);
-      const failures = sent.flatMap((entry) => ('error' in entry.outcome ? [entry.outcome] : []));
+      const answered = sent.filter((entry) => entry.outcome.kind === 'answered');
+      const failures = sent.flatMap((entry) => (entry.outcome.kind === 'failed' ? [entry.outcome] : []));
       // Each client stops at its first failure, which must be a new connection that never got
       // to the process: refused after the listener closed, or reset by the kernel when it
       // closed with the connection still queued. Never a kept-alive connection cut mid-request.
       expect(failures).toHaveLength(CLIENTS);
       for (const failure of failures) {
-        expect(failure).toEqual({ error: expect.stringMatching(/^(ECONNREFUSED|ECONNRESET)$/), reusedSocket: false });
+        expect(failure).toEqual({
+          kind: 'failed',
+          code: expect.stringMatching(/^(ECONNREFUSED|ECONNRESET)$/),
+          reusedSocket: false,
+        });
       }
-      expect(answered.filter((entry) => 'status' in entry.outcome && entry.outcome.status >= 300)).toEqual([]);
+      expect(answered.filter((entry) => entry.outcome.kind === 'answered' && entry.outcome.status >= 300)).toEqual([]);
       expect(answered.filter((entry) => entry.afterSignal).length).toBeGreaterThan(CLIENTS);
-      expect(readyAfterSignal.some((outcome) => 'status' in outcome && outcome.status === 503)).toBe(true);
+      expect(readyAfterSignal.some((outcome) => outcome.kind === 'answered' && outcome.status === 503)).toBe(true);
       expect(exitCode).toBe(0);
 
       // The service's side: every request it received was answered with success, and none
@@ -107,7 +114,7 @@ describe('deploying under load: SIGTERM while clients keep sending', () => {
       // Every acknowledged write is in the database after the restart.
       const acknowledged = answered
         .filter((entry) => entry.method === 'POST')
-        .map((entry) => ('status' in entry.outcome ? JSON.parse(entry.outcome.body).data.id : 0))
+        .map((entry) => (entry.outcome.kind === 'answered' ? JSON.parse(entry.outcome.text).data.id : 0))
         .concat(JSON.parse(slow.body).data.id);
       const restarted = await startService(env, workDir);
       try {

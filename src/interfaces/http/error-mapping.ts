@@ -47,9 +47,7 @@ export function errorHandler(): ErrorRequestHandler {
   return (error, _request, response, next) => {
     if (response.headersSent) return next(error);
     const { status, message } = toHttpError(error);
-    if (status === 500 || (status === 503 && !(error instanceof HttpRequestError))) {
-      (response as { err?: unknown }).err = error;
-    }
+    if (status >= 500) (response as { err?: unknown }).err = error;
     response.status(status).json(failure(message));
   };
 }
