@@ -12,6 +12,8 @@ export interface Article {
   readonly categories: readonly Category[];
   readonly createdAt: Date;
   readonly updatedAt: Date;
+  /** 1 at creation, one more with each update: what a conditional write (If-Match) compares. */
+  readonly version: number;
 }
 
 /** The fields of an article a client may write. */
