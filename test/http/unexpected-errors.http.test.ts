@@ -21,7 +21,7 @@ import { capturedLogger } from '../support/captured-logger';
 
 /** A real repository whose reads fail the way a bug or a driver surprise would. */
 class BrokenReadsRepository extends InMemoryArticleRepository {
-  override async list(): Promise<never> {
+  override async listVisible(): Promise<never> {
     throw new Error('relation "articles" does not exist at character 15 (password=hunter2)');
   }
   override async findById(): Promise<never> {
