@@ -159,6 +159,3 @@ export const ENVIRONMENT = z
     // Only once every variable has parsed: a bad value is reported as itself, not through a rule.
     { when: (payload) => payload.issues.length === 0 },
   );
-
-/** The names of every variable the service reads. */
-export const VARIABLE_NAMES = Object.keys(ENVIRONMENT.shape);

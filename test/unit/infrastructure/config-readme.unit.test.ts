@@ -1,6 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { VARIABLE_NAMES } from '../../../src/infrastructure/config/environment';
+import { ENVIRONMENT } from '../../../src/infrastructure/config/environment';
+
+/** Every variable the schema reads. */
+const VARIABLE_NAMES = Object.keys(ENVIRONMENT.shape);
 
 /** The variable names in the first column of the README's "Configuration" table. */
 function readmeConfigurationVariables(): string[] {
