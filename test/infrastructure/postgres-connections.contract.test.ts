@@ -1,9 +1,11 @@
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
+import { loadConfig } from '../../src/infrastructure/config/config';
 import {
   checkPostgresConnectionBudget,
   readPostgresConnectionLimits,
 } from '../../src/infrastructure/config/connection-budget';
+import { createDataSource } from '../../src/infrastructure/persistence/typeorm/data-source';
 import { capturedLogger } from '../support/captured-logger';
 import { createPostgresDatabase, type TestDatabase } from '../support/test-databases';
 
@@ -77,5 +79,28 @@ describe('the PostgreSQL connection budget, on a real server', () => {
       checkPostgresConnectionBudget(closed, { kind: 'postgres', url: database.url, poolSize: 10 }, 1, logger),
     ).resolves.toBeNull();
     expect(lines).toEqual([expect.objectContaining({ level: 40, msg: expect.stringContaining('could not read') })]);
+  });
+});
+
+describe('PG_POOL_SIZE', () => {
+  it('bounds the connections one process opens', async () => {
+    const database = await createPostgresDatabase();
+    const config = loadConfig({ DATABASE_URL: database.url, PG_POOL_SIZE: '2' }).database;
+    if (config.kind !== 'postgres') throw new Error('expected PostgreSQL');
+    const dataSource = await createDataSource(config).initialize();
+    try {
+      // Six statements at once, each holding its connection a moment: a pool of two serves
+      // them on two server processes at most, one after another.
+      const rows = await Promise.all(
+        Array.from({ length: 6 }, () => dataSource.query('SELECT pg_backend_pid() AS pid, pg_sleep(0.05)')),
+      );
+      const backends = new Set(rows.map((answer: Array<{ pid: number }>) => answer[0]?.pid));
+
+      expect(backends.size).toBeGreaterThan(0);
+      expect(backends.size).toBeLessThanOrEqual(2);
+    } finally {
+      await dataSource.destroy();
+      await database.drop();
+    }
   });
 });
