@@ -64,7 +64,3 @@ export function checkArticleFields(fields: Partial<ArticleFields>): Partial<Arti
   }
   return fields;
 }
-
-export function isValidArticleId(id: number): boolean {
-  return Number.isInteger(id) && id >= 1 && id <= ARTICLE_RULES.maxId;
-}
