@@ -1,0 +1,42 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Component } from './state';
+import { renderTemplate } from './templates';
+
+/** HAProxy's config (deploy/haproxy/haproxy.cfg) over the instances' ports, checked by `haproxy -c` first. */
+export function haproxyComponent(
+  repoRoot: string,
+  stateDir: string,
+  logDir: string,
+  lbPort: number,
+  instancePorts: readonly number[],
+): Omit<Component, 'pid'> {
+  const config = path.join(stateDir, 'haproxy.cfg');
+  const servers = instancePorts.map((port, index) => `    server instance${index + 1} 127.0.0.1:${port}`).join('\n');
+  fs.writeFileSync(
+    config,
+    renderTemplate(repoRoot, 'haproxy/haproxy.cfg', {
+      LB_PORT: lbPort,
+      STATS_SOCKET: path.join(stateDir, 'haproxy.sock'),
+      ERRORS_DIR: path.join(repoRoot, 'deploy', 'haproxy', 'errors'),
+      SERVERS: servers,
+    }),
+  );
+  execFileSync('haproxy', ['-c', '-q', '-f', config], { stdio: 'pipe' });
+  return {
+    kind: 'haproxy',
+    port: lbPort,
+    // SIGTERM: stop at once; the instances behind are stopped next anyway.
+    stopSignal: 'SIGTERM',
+    launch: {
+      command: 'haproxy',
+      // -db: stay in the foreground (the topology tracks its pid) and log to stderr.
+      args: ['-db', '-f', config],
+      cwd: stateDir,
+      env: { PATH: process.env.PATH ?? '' },
+      logFile: path.join(logDir, 'haproxy.log'),
+    },
+    ready: { type: 'http', url: `http://127.0.0.1:${lbPort}/ready` },
+  };
+}
