@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
 import { DataSource, type DataSourceOptions } from 'typeorm';
-import type { DatabaseConfig } from '../../config/config';
+import type { DatabaseConfig, PostgresDatabaseConfig } from '../../config/config';
 import { buildEntitySchemas, type SqlDialect } from './entities';
 import { MIGRATIONS } from './migrations';
 import { POSTGRES_LIMITS } from './postgres-limits';
@@ -38,12 +38,14 @@ export function dataSourceOptions(database: SqlDatabaseConfig, events: DataSourc
     return {
       ...common,
       type: 'postgres',
-      url: database.url,
+      ...connectionTargets(database),
       poolErrorHandler: events.onIdleConnectionError ?? warnIdleConnectionLost,
       // pg and pg-pool options; see postgres-limits.ts for why these values.
       extra: {
         max: database.poolSize ?? POSTGRES_LIMITS.poolSize,
         connectionTimeoutMillis: POSTGRES_LIMITS.connectMs,
+        // Startup parameters. PgBouncer refuses them, so behind it they are ignored there and set
+        // on the role instead (README, "Time limits through PgBouncer").
         statement_timeout: POSTGRES_LIMITS.statementMs,
         idle_in_transaction_session_timeout: POSTGRES_LIMITS.idleInTransactionMs,
         keepAlive: true,
@@ -60,6 +62,23 @@ export function dataSourceOptions(database: SqlDatabaseConfig, events: DataSourc
     prepareDatabase: (db: Database.Database) => {
       db.pragma('synchronous = FULL');
       db.pragma('busy_timeout = 5000');
+    },
+  };
+}
+
+/**
+ * The primary alone, or with DATABASE_READ_URLS TypeORM replication: one pool per server, each
+ * of the pool size. Only the repository's reads ask for a replica ('slave'); every other query
+ * runner, migrations and the readiness probe included, gets the primary (defaultMode).
+ */
+function connectionTargets(database: PostgresDatabaseConfig) {
+  const readUrls = database.readUrls ?? [];
+  if (readUrls.length === 0) return { url: database.url };
+  return {
+    replication: {
+      master: { url: database.url },
+      slaves: readUrls.map((url) => ({ url })),
+      defaultMode: 'master' as const,
     },
   };
 }
