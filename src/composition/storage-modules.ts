@@ -4,7 +4,11 @@ import type { DatabaseConfig } from '../infrastructure/config/config';
 import type { Logger } from '../infrastructure/logging/logger';
 import { InMemoryArticleRepository } from '../infrastructure/persistence/memory/in-memory-article-repository';
 import { openDataSource } from '../infrastructure/persistence/typeorm/data-source';
-import { TypeOrmArticleRepository } from '../infrastructure/persistence/typeorm/typeorm-article-repository';
+import { ReplicaReads } from '../infrastructure/persistence/typeorm/replica-reads';
+import {
+  TypeOrmArticleRepository,
+  type TypeOrmArticleRepositoryOptions,
+} from '../infrastructure/persistence/typeorm/typeorm-article-repository';
 import { TypeOrmStorageProbe } from '../infrastructure/persistence/typeorm/typeorm-storage-probe';
 import { type StorageLifecycle, TOKENS } from './tokens';
 
@@ -33,7 +37,9 @@ async function typeOrmStorageModule(
       logger.warn({ err: error }, 'idle PostgreSQL connection lost; the pool replaces it'),
   });
   return new ContainerModule(({ bind }) => {
-    bind(TOKENS.ArticleRepository).toConstantValue(new TypeOrmArticleRepository(dataSource));
+    bind(TOKENS.ArticleRepository).toConstantValue(
+      new TypeOrmArticleRepository(dataSource, repositoryOptions(database)),
+    );
     bind<StorageProbe>(TOKENS.StorageProbe).toConstantValue(new TypeOrmStorageProbe(dataSource));
     bind<StorageLifecycle>(TOKENS.StorageLifecycle).toConstantValue({
       close: async () => {
@@ -41,4 +47,15 @@ async function typeOrmStorageModule(
       },
     });
   });
+}
+
+/** PostgreSQL's switches for the adapter: prepared statements (off behind PgBouncer), reads on replicas. */
+function repositoryOptions(database: Exclude<DatabaseConfig, { kind: 'memory' }>): TypeOrmArticleRepositoryOptions {
+  if (database.kind !== 'postgres') return {};
+  return {
+    preparedStatements: database.preparedStatements ?? true,
+    ...((database.readUrls ?? []).length > 0 && {
+      replicaReads: new ReplicaReads({ maxLagMs: database.replicaMaxLagMs ?? 1_000 }),
+    }),
+  };
 }
