@@ -55,5 +55,7 @@ module.exports = {
     // The /docs page in headless Chromium, against the built service.
     project('browser'),
     project('reliability', withPostgresAndReport),
+    // The topology of `npm run topology` under faults; brings its own servers up and down.
+    project('topology'),
   ],
 };
