@@ -92,7 +92,8 @@ export async function up(settings: TopologySettings): Promise<TopologyState> {
     const replicaSuperuser = url('postgres', passwords.superuser, ports.replica, 'postgres');
     await start(state, postgresComponent('replica', paths, replicaDir, ports.replica, replicaSuperuser));
 
-    await start(state, pgBouncerComponent(paths, ports, passwords.app, state.urls.app));
+    const login = { user: 'blog', password: passwords.app, database: 'blog' };
+    await start(state, pgBouncerComponent(paths, ports, login, state.urls.app));
 
     const databases = { writeUrl: state.urls.app, readUrl: state.urls.appReplica };
     // Once, before the instances, so that they do not race to migrate.

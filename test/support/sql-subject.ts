@@ -16,7 +16,11 @@ export async function openSqlSubject(
 ): Promise<ContractSubject> {
   const dataSource = await openDataSource(database);
   return {
-    repository: new TypeOrmArticleRepository(dataSource),
+    // PG_PREPARED_STATEMENTS, as the service reads it from its configuration.
+    repository: new TypeOrmArticleRepository(
+      dataSource,
+      database.kind === 'postgres' ? { preparedStatements: database.preparedStatements } : {},
+    ),
     reset: () => emptyDatabase(dataSource),
     close: async () => {
       await dataSource.destroy();
