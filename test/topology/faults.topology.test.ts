@@ -32,7 +32,7 @@ async function replicaTransactions(state: TopologyState): Promise<number> {
 const ANSWER_BOUND_MS = 3_000;
 const RECOVERY_BOUND_MS = 5_000;
 /** Traffic before the first fault, and after each fault before the next. */
-const STEADY_MS = 4_000;
+const STEADY_MS = 5_000;
 const AFTER_FAULT_MS = 8_000;
 
 /** The two 503 wrappers a client may see: the service's (its storage failed) and HAProxy's own. */
@@ -107,7 +107,9 @@ describe('topology under faults', () => {
     const replicaReadsBefore = await replicaTransactions(state);
     await sleep(STEADY_MS);
     // The replica serves reads, so that stopping it is a fault the service has to route around.
-    expect(await replicaTransactions(state)).toBeGreaterThan(replicaReadsBefore + 50);
+    // (Its lag check alone is at most one a second per instance; the counts reach the statistics
+    // a second or so late, hence a modest bound.)
+    expect(await replicaTransactions(state)).toBeGreaterThan(replicaReadsBefore + 20);
     await inject('instance killed (SIGKILL)', () => stopComponent(component('instance', 0), 'SIGKILL'));
     // SIGQUIT: PostgreSQL's immediate shutdown, no checkpoint, like a crash.
     await inject('replica stopped (immediate)', () => stopComponent(component('replica'), 'SIGQUIT'));
