@@ -1,0 +1,229 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Client } from 'pg';
+import { settingsFromEnv } from '../scripts/topology/settings';
+import type { TopologyState } from '../scripts/topology/state';
+import { down, up } from '../scripts/topology/topology';
+import { freePort } from '../test/support/free-port';
+import { measureClosedLoop } from './closed-loop';
+import { type PreparedDataset, prepareDataset } from './dataset';
+import { BENCH_TOKEN } from './http-client';
+import type { RunFigures, RunSettings } from './measure';
+import { parseOptions } from './options';
+import { type ServerProcess, startServer } from './processes';
+import { describeMachine, formatPass, medianRatio, type PassReport, summarize } from './report';
+import { type Scenario, selectScenarios } from './scenarios';
+
+/**
+ * `npm run bench:topology`: the topology of `npm run topology` on this machine, measured side by
+ * side in one run, round after round: through HAProxy with 1 and 2 instances, one instance
+ * directly (the HAProxy hop), reads on the replica or the primary, PgBouncer or a direct
+ * connection (the pooler hop, with and without prepared statements). docs/SCALING.md quotes it.
+ */
+const DIST = path.resolve(__dirname, '..');
+const MAIN = path.join(DIST, 'src', 'main.js');
+const RESULTS = path.resolve(DIST, '..', 'bench', 'results');
+
+interface Target {
+  label: string;
+  url: string;
+  /** Called before each run on this target (HAProxy: which instances are in rotation). */
+  prepare?: () => Promise<void>;
+}
+
+const cleanups: (() => Promise<void>)[] = [];
+
+async function main(): Promise<void> {
+  const options = parseOptions(process.argv.slice(2));
+  const scenarios = selectScenarios(options.scenarios.length > 0 ? options.scenarios : ['get', 'list', 'create']);
+  console.log(`Machine: ${describeMachine()}; load average ${loadAverage()}`);
+
+  const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'blog-topology-bench-'));
+  cleanups.push(() => down(stateDir));
+  const state = await up(
+    settingsFromEnv({ TOPOLOGY_DIR: stateDir, TOPOLOGY_PORT: String(await freePort()), API_TOKEN: BENCH_TOKEN }),
+  );
+  const instance = (label: string, env: Record<string, string>) =>
+    start(label, { API_TOKEN: BENCH_TOKEN, LOG_LEVEL: 'warn', NODE_ENV: 'production', WORKERS: '1', ...env });
+  const pgbPrimary = await instance('1 inst, PgBouncer, primary reads', {
+    DATABASE_URL: state.urls.app,
+    PG_PREPARED_STATEMENTS: 'false',
+  });
+  const direct = await instance('1 inst, direct, prepared', { DATABASE_URL: state.urls.primaryDirect });
+  const directUnprepared = await instance('1 inst, direct, unprepared', {
+    DATABASE_URL: state.urls.primaryDirect,
+    PG_PREPARED_STATEMENTS: 'false',
+  });
+  const firstInstance = state.components.find((component) => component.kind === 'instance');
+  if (!firstInstance) throw new Error('the topology has no instance');
+
+  const haproxy = path.join(state.stateDir, 'haproxy.sock');
+  const targets: Target[] = [
+    { label: 'HAProxy, 2 inst', url: state.lbUrl, prepare: () => setSecondInstance(haproxy, 'ready') },
+    { label: 'HAProxy, 1 inst', url: state.lbUrl, prepare: () => setSecondInstance(haproxy, 'maint') },
+    { label: '1 inst, PgBouncer, replica reads', url: `http://127.0.0.1:${firstInstance.port}` },
+    { label: pgbPrimary.label, url: pgbPrimary.url },
+    { label: directUnprepared.label, url: directUnprepared.url },
+    { label: direct.label, url: direct.url },
+  ];
+
+  const started = Date.now();
+  const dataset = await prepareDataset(state.lbUrl);
+  await waitForReplica(state);
+  console.log(`Dataset: ${dataset.ids.length} articles in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+
+  const loaded = await runAlternating('through the topology', targets, scenarios, options.rounds, dataset, options);
+  // One connection: no queueing, so the differences are the cost of each hop per request.
+  const single = await runAlternating(
+    'one connection (the cost of a hop)',
+    targets,
+    selectScenarios(['get']),
+    options.rounds,
+    dataset,
+    { ...options, connections: 1 },
+  );
+  await setSecondInstance(haproxy, 'ready');
+
+  for (const pass of [loaded, single]) {
+    pass.notes.push(...ratios(pass));
+    console.log(`\n${formatPass(pass, null)}\n`);
+  }
+  console.log(`Load average at the end: ${loadAverage()}`);
+  fs.mkdirSync(RESULTS, { recursive: true });
+  const file = path.join(RESULTS, `topology-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+  fs.writeFileSync(
+    file,
+    `${JSON.stringify({ machine: describeMachine(), options, passes: [loaded, single] }, null, 2)}\n`,
+  );
+  console.log(`Figures written to ${path.relative(process.cwd(), file)}`);
+}
+
+/** Each round runs every scenario on each target in turn, so the machine's noise hits all alike. */
+async function runAlternating(
+  name: string,
+  targets: Target[],
+  scenarios: Scenario[],
+  rounds: number,
+  dataset: PreparedDataset,
+  settings: RunSettings,
+): Promise<PassReport> {
+  const pass: PassReport = {
+    storage: `${name}: ${settings.connections} connection(s), ${rounds} round(s) of ${settings.durationSeconds} s, medians`,
+    targets: targets.map((target) => target.label),
+    scenarios: scenarios.map((s) => ({ key: s.key, title: s.title, target: s.target, runs: {} })),
+    peakRssMb: {},
+    notes: [],
+  };
+  for (let round = 1; round <= rounds; round++) {
+    for (const [index, scenario] of scenarios.entries()) {
+      for (const target of targets) {
+        await target.prepare?.();
+        const figures = await measureClosedLoop(target.url, scenario, dataset, settings);
+        const runs = pass.scenarios[index]?.runs as Record<string, RunFigures[]>;
+        runs[target.label] = [...(runs[target.label] ?? []), figures];
+        console.log(
+          `round ${round}/${rounds} ${scenario.title.padEnd(22)} ${target.label.padEnd(34)} ` +
+            `${figures.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${figures.p50Ms.toFixed(1)} ms  ` +
+            `p99 ${figures.p99Ms.toFixed(1)} ms  errors ${figures.errors}`,
+        );
+      }
+    }
+  }
+  return pass;
+}
+
+/** The ratios docs/SCALING.md discusses, each the median of the per-round ratios. */
+function ratios(pass: PassReport): string[] {
+  const pairs: [string, string, string][] = [
+    ['HAProxy, 2 inst', 'HAProxy, 1 inst', '2 instances / 1 instance'],
+    ['HAProxy, 1 inst', '1 inst, PgBouncer, replica reads', 'through HAProxy / the same instance directly'],
+    ['1 inst, PgBouncer, replica reads', '1 inst, PgBouncer, primary reads', 'reads on the replica / on the primary'],
+    ['1 inst, PgBouncer, primary reads', '1 inst, direct, unprepared', 'through PgBouncer / direct (both unprepared)'],
+    ['1 inst, direct, unprepared', '1 inst, direct, prepared', 'unprepared / prepared statements (direct)'],
+  ];
+  return pass.scenarios.flatMap((scenario) =>
+    pairs.map(([a, b, what]) => {
+      const ratio = medianRatio(scenario.runs[a] ?? [], scenario.runs[b] ?? []);
+      const p50 = summarize(scenario.runs[a] ?? []).p50Ms - summarize(scenario.runs[b] ?? []).p50Ms;
+      return `${scenario.title}: ${what}: throughput × ${ratio.toFixed(2)}, p50 ${p50 >= 0 ? '+' : ''}${p50.toFixed(2)} ms`;
+    }),
+  );
+}
+
+/** Takes the second instance out of rotation (maint) or puts it back, through HAProxy's runtime API. */
+async function setSecondInstance(socket: string, state: 'ready' | 'maint'): Promise<void> {
+  await haproxyCommand(socket, `set server instances/instance2 state ${state}`);
+  if (state === 'maint') return;
+  // Back in rotation once its health check passes again (rise 2, every 250 ms).
+  for (let tries = 0; tries < 50; tries++) {
+    if ((await haproxyCommand(socket, 'show servers state instances')).includes(' instance2 127.0.0.1 2 ')) return;
+    await sleep(100);
+  }
+  throw new Error('instance2 did not come back into rotation');
+}
+
+function haproxyCommand(socket: string, command: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let answer = '';
+    const connection = net.createConnection(socket, () => connection.end(`${command}\n`));
+    connection.on('data', (chunk) => {
+      answer += chunk;
+    });
+    connection.once('error', reject);
+    connection.once('close', () => resolve(answer));
+  });
+}
+
+/** Waits until the replica has replayed everything the primary wrote, so reads on it see the dataset. */
+async function waitForReplica(state: TopologyState): Promise<void> {
+  const primary = new Client({ connectionString: state.urls.superuser });
+  await primary.connect();
+  try {
+    for (let tries = 0; tries < 100; tries++) {
+      const { rows } = await primary.query<{ behind: boolean }>(
+        'SELECT coalesce(bool_or(replay_lsn < pg_current_wal_lsn()), true) AS behind FROM pg_stat_replication',
+      );
+      if (rows[0]?.behind === false) return;
+      await sleep(100);
+    }
+    throw new Error('the replica did not catch up within 10 s');
+  } finally {
+    await primary.end();
+  }
+}
+
+async function start(label: string, env: Record<string, string>): Promise<ServerProcess> {
+  const server = await startServer(label, MAIN, env);
+  cleanups.push(() => server.stop());
+  return server;
+}
+
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+
+async function cleanUp(): Promise<void> {
+  while (cleanups.length > 0)
+    await cleanups
+      .pop()?.()
+      .catch((error) => console.error(error));
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    console.error(`\n${signal}: stopping the topology`);
+    void cleanUp().then(() => process.exit(130));
+  });
+}
+
+main()
+  .catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exitCode = 1;
+  })
+  .finally(cleanUp);
