@@ -1,9 +1,9 @@
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
+import { haproxyCommand } from '../scripts/topology/haproxy';
 import { settingsFromEnv } from '../scripts/topology/settings';
 import type { TopologyState } from '../scripts/topology/state';
 import { down, up } from '../scripts/topology/topology';
@@ -60,7 +60,7 @@ async function main(): Promise<void> {
   const firstInstance = state.components.find((component) => component.kind === 'instance');
   if (!firstInstance) throw new Error('the topology has no instance');
 
-  const haproxy = path.join(state.stateDir, 'haproxy.sock');
+  const haproxy = state.stateDir;
   const targets: Target[] = [
     { label: 'HAProxy, 2 inst', url: state.lbUrl, prepare: () => setSecondInstance(haproxy, 'ready') },
     { label: 'HAProxy, 1 inst', url: state.lbUrl, prepare: () => setSecondInstance(haproxy, 'maint') },
@@ -154,27 +154,15 @@ function ratios(pass: PassReport): string[] {
 }
 
 /** Takes the second instance out of rotation (maint) or puts it back, through HAProxy's runtime API. */
-async function setSecondInstance(socket: string, state: 'ready' | 'maint'): Promise<void> {
-  await haproxyCommand(socket, `set server instances/instance2 state ${state}`);
+async function setSecondInstance(stateDir: string, state: 'ready' | 'maint'): Promise<void> {
+  await haproxyCommand(stateDir, `set server instances/instance2 state ${state}`);
   if (state === 'maint') return;
   // Back in rotation once its health check passes again (rise 2, every 250 ms).
   for (let tries = 0; tries < 50; tries++) {
-    if ((await haproxyCommand(socket, 'show servers state instances')).includes(' instance2 127.0.0.1 2 ')) return;
+    if ((await haproxyCommand(stateDir, 'show servers state instances')).includes(' instance2 127.0.0.1 2 ')) return;
     await sleep(100);
   }
   throw new Error('instance2 did not come back into rotation');
-}
-
-function haproxyCommand(socket: string, command: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let answer = '';
-    const connection = net.createConnection(socket, () => connection.end(`${command}\n`));
-    connection.on('data', (chunk) => {
-      answer += chunk;
-    });
-    connection.once('error', reject);
-    connection.once('close', () => resolve(answer));
-  });
 }
 
 /** Waits until the replica has replayed everything the primary wrote, so reads on it see the dataset. */

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
+import { requestsInFlight } from '../../scripts/topology/haproxy';
 import { settingsFromEnv } from '../../scripts/topology/settings';
 import type { Component, ComponentKind, TopologyState } from '../../scripts/topology/state';
 import { down, leftoverProcesses, restartComponent, stopComponent, up } from '../../scripts/topology/topology';
@@ -110,7 +111,12 @@ describe('topology under faults', () => {
     // (Its lag check alone is at most one a second per instance; the counts reach the statistics
     // a second or so late, hence a modest bound.)
     expect(await replicaTransactions(state)).toBeGreaterThan(replicaReadsBefore + 20);
-    await inject('instance killed (SIGKILL)', () => stopComponent(component('instance', 0), 'SIGKILL'));
+    // The worst moment: requests in flight on the instance (HAProxy's count), so some die with it.
+    await inject('instance killed (SIGKILL)', async () => {
+      const deadline = performance.now() + 5_000;
+      while ((await requestsInFlight(state.stateDir, 'instance1')) < 2 && performance.now() < deadline) await sleep(5);
+      await stopComponent(component('instance', 0), 'SIGKILL');
+    });
     // SIGQUIT: PostgreSQL's immediate shutdown, no checkpoint, like a crash.
     await inject('replica stopped (immediate)', () => stopComponent(component('replica'), 'SIGQUIT'));
     await inject('PgBouncer restarted', () => restartComponent(state, component('pgbouncer')));
