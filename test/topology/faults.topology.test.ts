@@ -52,8 +52,9 @@ interface FaultWindow {
 /**
  * The topology of `npm run topology -- up` (PostgreSQL primary and replica, PgBouncer, two
  * instances, HAProxy) under 24 concurrent clients through HAProxy, half of them creating
- * articles with tag and category names, through three faults in a row: an instance killed
- * (SIGKILL), the replica stopped abruptly, PgBouncer restarted.
+ * articles with tag and category names, through a deploy of one instance (drained, started
+ * again), then three faults in a row: an instance killed (SIGKILL), the replica stopped
+ * abruptly, PgBouncer restarted.
  */
 describe('topology under faults', () => {
   let state: TopologyState;
@@ -111,6 +112,12 @@ describe('topology under faults', () => {
     // (Its lag check alone is at most one a second per instance; the counts reach the statistics
     // a second or so late, hence a modest bound.)
     expect(await replicaTransactions(state)).toBeGreaterThan(replicaReadsBefore + 20);
+    // A deploy of one instance first: it drains (SIGTERM: /ready says 503 while it still
+    // answers), HAProxy takes it out, it is started again and put back. Nothing may fail.
+    await inject('instance drained (SIGTERM) and started again', async () => {
+      await stopComponent(component('instance', 1), 'SIGTERM');
+      await restartComponent(state, component('instance', 1));
+    });
     // The worst moment: requests in flight on the instance (HAProxy's count), so some die with it.
     await inject('instance killed (SIGKILL)', async () => {
       const deadline = performance.now() + 5_000;
@@ -163,6 +170,8 @@ describe('topology under faults', () => {
     expect(records.filter((record) => record.status !== 200 && record.status !== 201 && !isWrapped503(record))).toEqual(
       [],
     );
+    // A drained instance costs no request at all.
+    expect(summary[0]?.failures).toEqual([]);
     // Within 5 s of each fault, every request succeeds again, and there was traffic to show it.
     for (const row of summary) {
       expect({
