@@ -88,8 +88,9 @@ describe('topology under faults', () => {
     const load = new LoadGenerator({
       baseUrl: state.lbUrl,
       clients: 24,
-      // Half the requests create an article with tag and category names.
+      // Each client at most 5 requests a second: steady traffic, not a saturating one.
       paceMs: 200,
+      // Half the requests create an article with tag and category names.
       mix: { create: 6, update: 2, 'read-one': 3, list: 1 },
       ledger,
       random: seededRandom(seed),
