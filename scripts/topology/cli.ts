@@ -17,6 +17,11 @@ async function main(command: string | undefined): Promise<number> {
   const settings = settingsFromEnv(process.env);
   switch (command) {
     case 'up': {
+      // Interrupted while starting: stop what was started rather than leave it running.
+      process.once('SIGINT', () => {
+        console.error('interrupted: stopping what was started');
+        void down(settings.stateDir).finally(() => process.exit(130));
+      });
       const state = await up(settings);
       for (const component of state.components) console.log(describeComponent(component));
       console.log(`LB_URL=${state.lbUrl}`);
