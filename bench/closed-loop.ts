@@ -19,8 +19,11 @@ export async function measureClosedLoop(
   scenario: Scenario,
   dataset: PreparedDataset,
   settings: RunSettings,
+  /** Called between the warm-up and the measured run (to start counting something). */
+  afterWarmup?: () => void,
 ): Promise<RunFigures> {
   const warmup = await run(baseUrl, scenario, dataset, settings.connections, settings.warmupSeconds);
+  afterWarmup?.();
   const measured = await run(baseUrl, scenario, dataset, settings.connections, settings.durationSeconds);
   const sorted = measured.latencies.sort((a, b) => a - b);
   const at = (quantile: number) => sorted[Math.min(sorted.length - 1, Math.floor(quantile * sorted.length))] ?? NaN;

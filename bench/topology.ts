@@ -1,9 +1,11 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
 import { haproxyCommand } from '../scripts/topology/haproxy';
+import { groupCpuTicks } from '../scripts/topology/processes';
 import { settingsFromEnv } from '../scripts/topology/settings';
 import type { TopologyState } from '../scripts/topology/state';
 import { down, up } from '../scripts/topology/topology';
@@ -30,6 +32,8 @@ const RESULTS = path.resolve(DIST, '..', 'bench', 'results');
 interface Target {
   label: string;
   url: string;
+  /** Measure where the CPU goes, per component of the topology, during its runs. */
+  cpu?: TopologyState;
   /** Called before each run on this target (HAProxy: which instances are in rotation). */
   prepare?: () => Promise<void>;
 }
@@ -62,7 +66,7 @@ async function main(): Promise<void> {
 
   const haproxy = state.stateDir;
   const targets: Target[] = [
-    { label: 'HAProxy, 2 inst', url: state.lbUrl, prepare: () => setSecondInstance(haproxy, 'ready') },
+    { label: 'HAProxy, 2 inst', url: state.lbUrl, prepare: () => setSecondInstance(haproxy, 'ready'), cpu: state },
     { label: 'HAProxy, 1 inst', url: state.lbUrl, prepare: () => setSecondInstance(haproxy, 'maint') },
     { label: '1 inst, PgBouncer, replica reads', url: `http://127.0.0.1:${firstInstance.port}` },
     { label: pgbPrimary.label, url: pgbPrimary.url },
@@ -126,6 +130,7 @@ async function runAlternating(
   dataset: PreparedDataset,
   settings: RunSettings,
 ): Promise<PassReport> {
+  const cpuNotes: string[] = [];
   const pass: PassReport = {
     storage: `${name}: ${settings.connections} connection(s), ${rounds} round(s) of ${settings.durationSeconds} s, medians`,
     targets: targets.map((target) => target.label),
@@ -137,7 +142,19 @@ async function runAlternating(
     for (const [index, scenario] of scenarios.entries()) {
       for (const target of targets) {
         await target.prepare?.();
-        const figures = await measureClosedLoop(target.url, scenario, dataset, settings);
+        let before: Record<string, number> | null = null;
+        const figures = await measureClosedLoop(target.url, scenario, dataset, settings, () => {
+          if (target.cpu) before = cpuByKind(target.cpu);
+        });
+        const counted: Record<string, number> | null = before;
+        if (target.cpu && counted) {
+          const spent = cpuByKind(target.cpu);
+          const perRequest = Object.entries(spent).map(
+            ([kind, ticks]) =>
+              `${kind} ${(((ticks - (counted[kind] ?? 0)) * 1000) / CLOCK_TICKS / (figures.requests || 1)).toFixed(2)}`,
+          );
+          cpuNotes.push(`${scenario.title}, round ${round}: CPU ms per request: ${perRequest.join(', ')}`);
+        }
         const runs = pass.scenarios[index]?.runs as Record<string, RunFigures[]>;
         runs[target.label] = [...(runs[target.label] ?? []), figures];
         console.log(
@@ -148,7 +165,23 @@ async function runAlternating(
       }
     }
   }
+  pass.notes.push(...cpuNotes);
   return pass;
+}
+
+const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK']).toString()) || 100;
+
+/**
+ * CPU ticks spent so far by each kind of component (every process of its group: PostgreSQL's
+ * backends, HAProxy, PgBouncer, the instances), to see where a request's CPU goes. The warm-up
+ * is not in the count; requests are the measured run's.
+ */
+function cpuByKind(state: TopologyState): Record<string, number> {
+  const ticks: Record<string, number> = {};
+  for (const component of state.components) {
+    ticks[component.kind] = (ticks[component.kind] ?? 0) + groupCpuTicks(component.pid);
+  }
+  return ticks;
 }
 
 /** The ratios docs/SCALING.md discusses, each the median of the per-round ratios. */

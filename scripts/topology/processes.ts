@@ -50,24 +50,61 @@ export function postgresUserIfRoot(): RunAs | undefined {
   };
 }
 
-/**
- * The live processes of a process group (a launched process is its group's leader, and its
- * children, such as PostgreSQL's backends, stay in it). Zombies are not counted. Linux /proc.
- */
-export function groupMembers(groupId: number): number[] {
-  const members: number[] = [];
+interface ProcessEntry {
+  readonly pid: number;
+  readonly ppid: number;
+  readonly pgrp: number;
+}
+
+/** Every live (not zombie) process, from /proc (Linux). */
+function liveProcesses(): ProcessEntry[] {
+  const entries: ProcessEntry[] = [];
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
       // After "pid (name) ": state, ppid, pgrp, ...
-      const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(pgrp) === groupId && state !== 'Z') members.push(Number(entry));
+      const [state, ppid, pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (state !== 'Z') entries.push({ pid: Number(entry), ppid: Number(ppid), pgrp: Number(pgrp) });
     } catch {
       // exited meanwhile
     }
   }
-  return members;
+  return entries;
+}
+
+/**
+ * The live processes a launched process stands for: itself, its process group, and their
+ * descendants. (PostgreSQL's backends each start a session of their own, so the group alone
+ * would miss them.)
+ */
+export function groupMembers(leader: number): number[] {
+  const all = liveProcesses();
+  const found = new Set(all.filter((entry) => entry.pid === leader || entry.pgrp === leader).map((entry) => entry.pid));
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const entry of all) {
+      if (!found.has(entry.pid) && found.has(entry.ppid)) {
+        found.add(entry.pid);
+        grew = true;
+      }
+    }
+  }
+  return [...found];
+}
+
+/** Live processes whose working directory is inside `dir` (PostgreSQL's run in their data directory). */
+export function processesWorkingIn(dir: string): number[] {
+  return liveProcesses()
+    .filter((entry) => {
+      try {
+        const cwd = fs.readlinkSync(`/proc/${entry.pid}/cwd`);
+        return cwd === dir || cwd.startsWith(`${dir}/`);
+      } catch {
+        return false;
+      }
+    })
+    .map((entry) => entry.pid);
 }
 
 export function isAlive(pid: number): boolean {
@@ -100,6 +137,7 @@ export async function stopGroup(pid: number, signal: NodeJS.Signals, graceMs: nu
     await sleep(50);
   }
   signalQuietly(-pid, 'SIGKILL');
+  for (const member of groupMembers(pid)) signalQuietly(member, 'SIGKILL');
   await waitUntil(async () => groupMembers(pid).length === 0, 5_000, `process group ${pid} to end after SIGKILL`);
   return false;
 }
@@ -147,4 +185,20 @@ export function portIsTaken(port: number): Promise<boolean> {
     probe.once('error', () => resolve(true));
     probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(false)));
   });
+}
+
+/** CPU time (user + system) so far of a launched process and its own (groupMembers), in clock ticks (getconf CLK_TCK). */
+export function groupCpuTicks(groupId: number): number {
+  let ticks = 0;
+  for (const pid of groupMembers(groupId)) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      // After "pid (name) ": utime and stime are the 12th and 13th fields.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return ticks;
 }

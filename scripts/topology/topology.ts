@@ -22,6 +22,7 @@ import {
   launch,
   portIsTaken,
   postgresUserIfRoot,
+  processesWorkingIn,
   stopGroup,
   waitUntil,
 } from './processes';
@@ -189,9 +190,17 @@ export async function down(stateDir: string): Promise<void> {
   fs.rmSync(stateDir, { recursive: true, force: true });
 }
 
-/** Every process still alive in a group the topology started: after `down`, none. */
+/**
+ * Every process of the topology still alive: those it launched and their own, and any process
+ * working in its folders (an orphaned PostgreSQL backend would be). After `down`, none.
+ */
 export function leftoverProcesses(state: TopologyState): number[] {
-  return state.components.flatMap((component) => groupMembers(component.pid));
+  const pids = new Set([
+    ...state.components.flatMap((component) => groupMembers(component.pid)),
+    ...processesWorkingIn(state.postgresDir),
+    ...processesWorkingIn(state.stateDir),
+  ]);
+  return [...pids];
 }
 
 /** Stops one component with a chosen signal (a fault: SIGKILL, an immediate PostgreSQL stop...). */
