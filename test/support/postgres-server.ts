@@ -31,7 +31,8 @@ export class PostgresTestServer {
     return `postgres://postgres:${this.password}@127.0.0.1:${this.port}/postgres`;
   }
 
-  static async create(): Promise<PostgresTestServer> {
+  /** A new cluster, started unless `started: false` (to test a service that boots before its database). */
+  static async create(options: { started?: boolean } = {}): Promise<PostgresTestServer> {
     const runAs = process.getuid?.() === 0 ? postgresUser() : undefined;
     const binDir = runAs ? readableCopyOfBinaries() : path.join(shippedBinaries(), 'bin');
     const dataDir = path.join(os.tmpdir(), `blog-api-test-pg-${process.pid}-${randomBytes(4).toString('hex')}`);
@@ -39,7 +40,7 @@ export class PostgresTestServer {
     if (runAs) fs.chownSync(dataDir, runAs.uid, runAs.gid);
     const server = new PostgresTestServer(binDir, dataDir, await freePort(), randomBytes(12).toString('hex'), runAs);
     server.initdb();
-    await server.start();
+    if (options.started !== false) await server.start();
     return server;
   }
 
