@@ -1,6 +1,7 @@
 export type * from './ports/article-repository';
 export type * from './ports/clock';
 export type * from './ports/storage-probe';
+export * from './service-lifecycle';
 export * from './use-cases/check-readiness';
 export * from './use-cases/create-article';
 export * from './use-cases/get-article';

@@ -9,6 +9,7 @@ import {
   ListTags,
   ListVisibleArticles,
   SeedArticles,
+  ServiceLifecycle,
   type StorageProbe,
   UpdateArticle,
 } from '../application';
@@ -75,8 +76,12 @@ const useCaseModule = new ContainerModule(({ bind }) => {
   bindSingleton(bind, ListTags, [TOKENS.ArticleRepository]);
   bindSingleton(bind, ListCategories, [TOKENS.ArticleRepository]);
   bindSingleton(bind, SeedArticles, [CreateArticle, ListVisibleArticles]);
+  bindSingleton(bind, ServiceLifecycle, []);
   bind(CheckReadiness)
-    .toResolvedValue((probe: StorageProbe) => new CheckReadiness(probe, READY_TIMEOUT_MS), [TOKENS.StorageProbe])
+    .toResolvedValue(
+      (probe: StorageProbe, lifecycle: ServiceLifecycle) => new CheckReadiness(probe, lifecycle, READY_TIMEOUT_MS),
+      [TOKENS.StorageProbe, ServiceLifecycle],
+    )
     .inSingletonScope();
 });
 

@@ -1,6 +1,6 @@
 import type { Express } from 'express';
 import type { Container } from 'inversify';
-import { CheckReadiness } from '../application';
+import { ServiceLifecycle } from '../application';
 import type { AppConfig } from '../infrastructure/config/config';
 import type { Logger } from '../infrastructure/logging/logger';
 import { createHttpApp } from '../interfaces/http/app';
@@ -14,7 +14,7 @@ import { TOKENS } from './tokens';
 /** The Express app with its controllers resolved from the container; it does not listen. */
 export function createApp(container: Container): Express {
   const config = container.get<AppConfig>(TOKENS.Config);
-  const readiness = container.get(CheckReadiness);
+  const lifecycle = container.get(ServiceLifecycle);
   return createHttpApp(
     {
       articles: container.get(ArticleController),
@@ -31,7 +31,7 @@ export function createApp(container: Container): Express {
       rateLimitPerMinute: config.rateLimitPerMinute,
       trustProxyHops: config.trustProxyHops,
       seedEnabled: config.seedEnabled,
-      isShuttingDown: () => readiness.isShuttingDown,
+      isShuttingDown: () => lifecycle.isShuttingDown,
     },
   );
 }

@@ -12,6 +12,8 @@ export interface Article {
   readonly categories: readonly Category[];
   readonly createdAt: Date;
   readonly updatedAt: Date;
+  /** 1 at creation, one more with each update: what a conditional write (If-Match) compares. */
+  readonly version: number;
 }
 
 /** The fields of an article a client may write. */
@@ -61,8 +63,4 @@ export function checkArticleFields(fields: Partial<ArticleFields>): Partial<Arti
     checkStorableText('content', fields.content);
   }
   return fields;
-}
-
-export function isValidArticleId(id: number): boolean {
-  return Number.isInteger(id) && id >= 1 && id <= ARTICLE_RULES.maxId;
 }

@@ -22,6 +22,13 @@ export class ArticleNotFoundError extends DomainError {
   }
 }
 
+/** A conditional write found the article at another version than the client had read. */
+export class ArticleChangedError extends DomainError {
+  constructor(readonly articleId: number) {
+    super(`article ${articleId} has changed since it was read; read it again`);
+  }
+}
+
 /** A tag or category referenced by id that does not exist. */
 export class UnknownReferenceError extends DomainError {
   constructor(

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { CheckReadiness } from '../application';
+import { ServiceLifecycle } from '../application';
 import { buildContainer, closeContainer } from '../composition/container';
 import { createApp } from '../composition/create-app';
 import { TOKENS } from '../composition/tokens';
@@ -46,7 +46,7 @@ export async function serve(config: AppConfig): Promise<void> {
     if (stopping) return;
     stopping = true;
     const startedAt = Date.now();
-    container.get(CheckReadiness).beginShutdown();
+    container.get(ServiceLifecycle).beginShutdown();
     logger.info({ signal, drainMs: config.shutdownDrainMs }, 'stopping: /ready answers 503 while clients drain');
     await sleep(config.shutdownDrainMs);
     logger.info('stopping: no new connections; finishing the requests in flight');

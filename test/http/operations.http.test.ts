@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { CheckReadiness } from '../../src/application';
+import { ServiceLifecycle } from '../../src/application';
 import { buildContainer, closeContainer } from '../../src/composition/container';
 import { createApp } from '../../src/composition/create-app';
 import { type AppConfig, loadConfig } from '../../src/infrastructure/config/config';
@@ -25,7 +25,7 @@ describe('GET /health and GET /ready', () => {
 
   it('/ready turns 503 once shutdown begins, /health stays 200, and answers close their connection', async () => {
     const { app, container } = await appWith();
-    container.get(CheckReadiness).beginShutdown();
+    container.get(ServiceLifecycle).beginShutdown();
 
     const ready = await request(app).get('/ready');
     expect(ready.status).toBe(503);

@@ -8,6 +8,7 @@ import {
   ListTags,
   ListVisibleArticles,
   SeedArticles,
+  ServiceLifecycle,
   UpdateArticle,
 } from '../../src/application';
 import { InMemoryArticleRepository } from '../../src/infrastructure/persistence/memory/in-memory-article-repository';
@@ -21,7 +22,7 @@ import { capturedLogger } from '../support/captured-logger';
 
 /** A real repository whose reads fail the way a bug or a driver surprise would. */
 class BrokenReadsRepository extends InMemoryArticleRepository {
-  override async list(): Promise<never> {
+  override async listVisible(): Promise<never> {
     throw new Error('relation "articles" does not exist at character 15 (password=hunter2)');
   }
   override async findById(): Promise<never> {
@@ -38,7 +39,7 @@ function appOn(repository: ArticleRepository, logger = capturedLogger().logger) 
       articles: new ArticleController(create, new UpdateArticle(repository, clock), list, new GetArticle(repository)),
       seed: new SeedController(new SeedArticles(create, list)),
       terms: new TermController(new ListTags(repository), new ListCategories(repository)),
-      health: new HealthController(new CheckReadiness({ ping: async () => {} }, 1000)),
+      health: new HealthController(new CheckReadiness({ ping: async () => {} }, new ServiceLifecycle(), 1000)),
       users: new UserController(),
     },
     {

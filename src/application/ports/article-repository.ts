@@ -20,23 +20,44 @@ export interface ArticleChanges {
   readonly updatedAt: Date;
 }
 
-export interface ArticleListFilter {
-  readonly includeInvisible: boolean;
+/**
+ * A page of visible articles by id ascending: the first `limit` whose id is greater than
+ * `afterId`, linked to the tag named `tagName` and to the category named `categoryName` when
+ * those are given (exact names; an unknown name matches nothing).
+ */
+export interface VisibleArticlesPage {
+  readonly limit: number;
+  readonly afterId?: number;
+  readonly tagName?: string;
+  readonly categoryName?: string;
+}
+
+/**
+ * A conditional write (HTTP If-Match): it applies only while the article's stored version is
+ * one of `versions`; otherwise it throws ArticleChangedError and writes nothing. The check and
+ * the write are atomic.
+ */
+export interface ExpectedVersions {
+  readonly versions: readonly number[];
 }
 
 /**
  * Storage of articles with their tags and categories. Every write is one atomic unit: when
  * a reference fails (UnknownReferenceError), nothing of that write is stored. Name references
  * find or create the term, and stay correct when concurrent writes name the same new term.
- * Terms in an article are ordered by name (code points); lists are ordered by id.
+ * Terms in an article are ordered by name (code points). An article's `version` is 1 when it
+ * is created and grows by one with each update.
  * Storage failures surface as StorageUnavailableError when the storage cannot be reached.
  */
 export interface ArticleRepository {
   create(article: NewArticle): Promise<Article>;
   /** Returns null, and writes nothing, when no article has this id. */
-  update(id: number, changes: ArticleChanges): Promise<Article | null>;
+  update(id: number, changes: ArticleChanges, expected?: ExpectedVersions): Promise<Article | null>;
+  /** Deletes the article and its links (its terms stay); answers it as it was, or null when none. */
+  delete(id: number, expected?: ExpectedVersions): Promise<Article | null>;
   findById(id: number): Promise<Article | null>;
-  list(filter: ArticleListFilter): Promise<Article[]>;
+  /** One page of visible articles; every statement it sends is bounded by `limit`, not by the table. */
+  listVisible(page: VisibleArticlesPage): Promise<Article[]>;
   /** Every tag or category, ordered by name. */
   listTerms(kind: TermKind): Promise<Term[]>;
 }

@@ -1,4 +1,5 @@
 import type { StorageProbe } from '../ports/storage-probe';
+import type { ServiceLifecycle } from '../service-lifecycle';
 
 export type Readiness = { ready: true } | { ready: false; reason: string };
 
@@ -7,24 +8,14 @@ export type Readiness = { ready: true } | { ready: false; reason: string };
  * storage fails to answer within the timeout (a hung database must not hang the probe).
  */
 export class CheckReadiness {
-  private shuttingDown = false;
-
   constructor(
     private readonly storage: StorageProbe,
+    private readonly lifecycle: ServiceLifecycle,
     private readonly timeoutMs: number,
   ) {}
 
-  /** From now on the service reports not ready, so that load balancers stop sending traffic. */
-  beginShutdown(): void {
-    this.shuttingDown = true;
-  }
-
-  get isShuttingDown(): boolean {
-    return this.shuttingDown;
-  }
-
   async execute(): Promise<Readiness> {
-    if (this.shuttingDown) return { ready: false, reason: 'the service is shutting down' };
+    if (this.lifecycle.isShuttingDown) return { ready: false, reason: 'the service is shutting down' };
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timedOut = new Promise<'timeout'>((resolve) => {
       timer = setTimeout(() => resolve('timeout'), this.timeoutMs);

@@ -2,14 +2,55 @@ import type { Article } from '../../domain';
 import type { ArticleRepository } from '../ports/article-repository';
 
 export interface ListVisibleArticlesInput {
-  /** The HTTP endpoint never sets it; back-office callers may. */
-  includeInvisible?: boolean;
+  /** Only articles with a greater id. */
+  after?: number;
+  /** Only articles linked to the tag / category of this exact name. */
+  tag?: string;
+  category?: string;
 }
 
+export interface VisibleArticlesPageInput extends ListVisibleArticlesInput {
+  limit: number;
+}
+
+/**
+ * The whole list is read in pages of this many articles by id: memory holds one page at a time
+ * whatever the number of articles, and each statement stays bounded.
+ */
+export const LIST_BATCH_SIZE = 500;
+
+/** Visible articles by id ascending, as one page or as every one of them in batches. */
 export class ListVisibleArticles {
   constructor(private readonly articles: ArticleRepository) {}
 
-  execute(input: ListVisibleArticlesInput = {}): Promise<Article[]> {
-    return this.articles.list({ includeInvisible: input.includeInvisible ?? false });
+  page(input: VisibleArticlesPageInput): Promise<Article[]> {
+    return this.articles.listVisible({
+      limit: input.limit,
+      afterId: input.after,
+      tagName: input.tag,
+      categoryName: input.category,
+    });
+  }
+
+  /**
+   * Every matching article, one batch at a time; the caller may stop early (a client that went
+   * away), and no further batch is read. An article created meanwhile with a greater id may be
+   * included; each article is yielded at most once.
+   */
+  async *batches(input: ListVisibleArticlesInput = {}): AsyncGenerator<Article[]> {
+    let after = input.after;
+    for (;;) {
+      const batch = await this.page({ ...input, after, limit: LIST_BATCH_SIZE });
+      if (batch.length > 0) yield batch;
+      if (batch.length < LIST_BATCH_SIZE) return;
+      after = (batch[batch.length - 1] as Article).id;
+    }
+  }
+
+  /** Every matching article in one array: for callers that need them all at once (the seed). */
+  async execute(input: ListVisibleArticlesInput = {}): Promise<Article[]> {
+    const all: Article[] = [];
+    for await (const batch of this.batches(input)) all.push(...batch);
+    return all;
   }
 }

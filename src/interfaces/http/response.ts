@@ -15,9 +15,3 @@ export function success<T>(data: T): Wrapped<T> {
 export function failure(message: string): Wrapped<never> {
   return { statusCode: FAILURE_CODE, data: null, message };
 }
-
-/** What a controller answers: the HTTP status and the data to wrap. */
-export interface HttpSuccess {
-  status: 200 | 201;
-  data: unknown;
-}

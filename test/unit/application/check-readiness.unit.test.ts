@@ -1,13 +1,17 @@
-import { CheckReadiness } from '../../../src/application';
+import { CheckReadiness, ServiceLifecycle } from '../../../src/application';
 
 describe('CheckReadiness', () => {
+  const running = () => new ServiceLifecycle();
+
   it('is ready when the storage answers', async () => {
-    await expect(new CheckReadiness({ ping: async () => {} }, 100).execute()).resolves.toEqual({ ready: true });
+    await expect(new CheckReadiness({ ping: async () => {} }, running(), 100).execute()).resolves.toEqual({
+      ready: true,
+    });
   });
 
   it('is not ready when the storage fails', async () => {
     const failing = { ping: () => Promise.reject(new Error('ECONNREFUSED')) };
-    await expect(new CheckReadiness(failing, 100).execute()).resolves.toEqual({
+    await expect(new CheckReadiness(failing, running(), 100).execute()).resolves.toEqual({
       ready: false,
       reason: 'storage is unreachable',
     });
@@ -15,7 +19,7 @@ describe('CheckReadiness', () => {
 
   it('gives up on a storage that hangs, after the timeout', async () => {
     const hanging = { ping: () => new Promise<void>(() => {}) };
-    await expect(new CheckReadiness(hanging, 20).execute()).resolves.toEqual({
+    await expect(new CheckReadiness(hanging, running(), 20).execute()).resolves.toEqual({
       ready: false,
       reason: 'storage did not answer within 20 ms',
     });
@@ -23,11 +27,15 @@ describe('CheckReadiness', () => {
 
   it('is not ready once shutdown has begun, without asking the storage', async () => {
     let pings = 0;
-    const readiness = new CheckReadiness({ ping: async () => void pings++ }, 100);
-    expect(readiness.isShuttingDown).toBe(false);
-    readiness.beginShutdown();
-    expect(readiness.isShuttingDown).toBe(true);
+    const lifecycle = new ServiceLifecycle();
+    const readiness = new CheckReadiness({ ping: async () => void pings++ }, lifecycle, 100);
+    await expect(readiness.execute()).resolves.toEqual({ ready: true });
+    expect(lifecycle.isShuttingDown).toBe(false);
+
+    lifecycle.beginShutdown();
+
+    expect(lifecycle.isShuttingDown).toBe(true);
     await expect(readiness.execute()).resolves.toEqual({ ready: false, reason: 'the service is shutting down' });
-    expect(pings).toBe(0);
+    expect(pings).toBe(1);
   });
 });

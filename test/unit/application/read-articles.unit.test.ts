@@ -32,16 +32,6 @@ describe('reading articles', () => {
       ]);
     });
 
-    it('treats includeInvisible: false like the default', async () => {
-      await expect(listArticles.execute({ includeInvisible: false })).resolves.toEqual(await listArticles.execute());
-    });
-
-    it('includes invisible articles when asked', async () => {
-      const articles = await listArticles.execute({ includeInvisible: true });
-
-      expect(articles.map((article) => article.title)).toEqual(['one', 'hidden', 'three']);
-    });
-
     it('answers an empty list on an empty store', async () => {
       await expect(new ListVisibleArticles(new InMemoryArticleRepository()).execute()).resolves.toEqual([]);
     });

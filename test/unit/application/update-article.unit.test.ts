@@ -36,6 +36,7 @@ describe('UpdateArticle', () => {
       visible: false,
       createdAt: CREATED_AT,
       updatedAt: new Date('2026-01-01T00:01:00.000Z'),
+      version: 2,
     });
     await expect(repository.findById(existing.id)).resolves.toEqual(updated);
   });
@@ -43,7 +44,7 @@ describe('UpdateArticle', () => {
   it('with only the id, refreshes updatedAt and nothing else', async () => {
     const updated = await updateArticle.execute({ id: existing.id });
 
-    expect(updated).toEqual({ ...existing, updatedAt: clock.now() });
+    expect(updated).toEqual({ ...existing, updatedAt: clock.now(), version: 2 });
     expect(updated.updatedAt).not.toEqual(existing.updatedAt);
   });
 
@@ -71,7 +72,7 @@ describe('UpdateArticle', () => {
     await expect(attempt).rejects.toThrow(ArticleNotFoundError);
     await expect(attempt).rejects.toMatchObject({ articleId: 999, message: 'article 999 does not exist' });
     await expect(repository.findById(999)).resolves.toBeNull();
-    await expect(new ListVisibleArticles(repository).execute({ includeInvisible: true })).resolves.toEqual([existing]);
+    await expect(new ListVisibleArticles(repository).execute()).resolves.toEqual([existing]);
     await expect(new ListTags(repository).execute()).resolves.toEqual(existing.tags);
   });
 

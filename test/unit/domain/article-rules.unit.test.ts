@@ -1,10 +1,4 @@
-import {
-  ARTICLE_RULES,
-  checkArticleFields,
-  isValidArticleId,
-  newArticleFields,
-  normalizeTermReferences,
-} from '../../../src/domain';
+import { ARTICLE_RULES, checkArticleFields, newArticleFields, normalizeTermReferences } from '../../../src/domain';
 import { validationErrorOf } from '../../support/errors';
 
 const emoji = (count: number) => '😀'.repeat(count);
@@ -161,15 +155,5 @@ describe('normalizeTermReferences: id references', () => {
 
   it('accepts an id of 64 characters', () => {
     expect(normalizeTermReferences('tag', [{ id: 'x'.repeat(64) }])).toEqual([{ id: 'x'.repeat(64) }]);
-  });
-});
-
-describe('isValidArticleId', () => {
-  it.each([1, 42, 2_147_483_647])('accepts %p', (id) => {
-    expect(isValidArticleId(id)).toBe(true);
-  });
-
-  it.each([0, -1, 1.5, 2_147_483_648, Number.NaN, Number.POSITIVE_INFINITY])('rejects %p', (id) => {
-    expect(isValidArticleId(id)).toBe(false);
   });
 });

@@ -1,11 +1,8 @@
 import os from 'node:os';
-import {
-  ConfigError,
-  DEFAULT_SQLITE_PATH,
-  describeDatabase,
-  loadConfig,
-  parseDatabaseUrl,
-} from '../../../src/infrastructure/config/config';
+import { ConfigError, describeDatabase, loadConfig } from '../../../src/infrastructure/config/config';
+
+/** The PostgreSQL tunables when none is set. */
+const POSTGRES_DEFAULTS = { poolSize: 10, readUrls: [], replicaMaxLagMs: 1_000, preparedStatements: true };
 
 /** The ConfigError that loading this environment fails with. */
 function configErrorOf(env: Record<string, string>): ConfigError {
@@ -35,13 +32,12 @@ describe('loadConfig', () => {
       shutdownTimeoutMs: 10_000,
       workers: 1,
     });
-    expect(DEFAULT_SQLITE_PATH).toBe('data/blog.sqlite');
   });
 
   it('treats empty variables as unset', () => {
     const empty = ['PORT', 'DATABASE_URL', 'API_TOKEN', 'BODY_LIMIT', 'LOG_LEVEL', 'LOG_FORMAT', 'CORS_ORIGIN']
       .concat(['RATE_LIMIT_PER_MINUTE', 'TRUST_PROXY', 'SEED_ENABLED', 'SHUTDOWN_DRAIN_MS', 'SHUTDOWN_TIMEOUT_MS'])
-      .concat(['WORKERS'])
+      .concat(['WORKERS', 'PG_POOL_SIZE', 'DATABASE_READ_URLS', 'REPLICA_MAX_LAG_MS', 'PG_PREPARED_STATEMENTS'])
       .map((name) => [name, '']);
     expect(loadConfig(Object.fromEntries(empty))).toEqual(loadConfig({}));
   });
@@ -78,11 +74,10 @@ describe('loadConfig', () => {
       ['sqlite:///tmp/x.db', { kind: 'sqlite', path: '/tmp/x.db' }],
       ['file:x.db', { kind: 'sqlite', path: 'x.db' }],
       ['file:///var/blog.sqlite', { kind: 'sqlite', path: '/var/blog.sqlite' }],
-      ['postgres://u:p@h:5432/db', { kind: 'postgres', url: 'postgres://u:p@h:5432/db' }],
-      ['postgresql://u:p@h/db', { kind: 'postgres', url: 'postgresql://u:p@h/db' }],
+      ['postgres://u:p@h:5432/db', { kind: 'postgres', url: 'postgres://u:p@h:5432/db', ...POSTGRES_DEFAULTS }],
+      ['postgresql://u:p@h/db', { kind: 'postgres', url: 'postgresql://u:p@h/db', ...POSTGRES_DEFAULTS }],
     ])('reads %p', (raw, database) => {
       expect(loadConfig({ DATABASE_URL: raw }).database).toEqual(database);
-      expect(parseDatabaseUrl(raw)).toEqual(database);
     });
 
     it.each(['mysql://x', 'memory', 'sqlite:', 'file:', 'postgres:/h/db', 'x.db'])(
@@ -122,6 +117,71 @@ describe('loadConfig', () => {
     });
   });
 
+  describe('PostgreSQL tunables', () => {
+    const postgres = { DATABASE_URL: 'postgres://u:p@primary.example/blog' };
+
+    it('puts them on the PostgreSQL database', () => {
+      const config = loadConfig({
+        ...postgres,
+        PG_POOL_SIZE: '25',
+        DATABASE_READ_URLS: 'postgres://u:p@r1.example/blog, postgresql://u:p@r2.example:6432/blog',
+        REPLICA_MAX_LAG_MS: '250',
+        PG_PREPARED_STATEMENTS: 'false',
+      });
+
+      expect(config.database).toEqual({
+        kind: 'postgres',
+        url: 'postgres://u:p@primary.example/blog',
+        poolSize: 25,
+        readUrls: ['postgres://u:p@r1.example/blog', 'postgresql://u:p@r2.example:6432/blog'],
+        replicaMaxLagMs: 250,
+        preparedStatements: false,
+      });
+    });
+
+    it.each(['0', '1001', 'ten', '-1'])('rejects the PG_POOL_SIZE %p, naming the bounds', (raw) => {
+      expect(configErrorOf({ ...postgres, PG_POOL_SIZE: raw }).message).toBe(
+        `PG_POOL_SIZE: "${raw}" is not a whole number from 1 to 1000`,
+      );
+    });
+
+    it('rejects a read replica URL by its position, without repeating it (it may hold a password)', () => {
+      const error = configErrorOf({
+        ...postgres,
+        DATABASE_READ_URLS: 'postgres://u:p@r1.example/blog,mysql://u:hunter2@r2',
+      });
+
+      expect(error.message).toBe('DATABASE_READ_URLS: entry 2 is not a postgres://… URL');
+      expect(configErrorOf({ ...postgres, DATABASE_READ_URLS: 'postgres://u:p@r1.example/blog,' }).variable).toBe(
+        'DATABASE_READ_URLS',
+      );
+    });
+
+    it('refuses read replicas when the database is not PostgreSQL', () => {
+      expect(configErrorOf({ DATABASE_READ_URLS: 'postgres://u:p@r1.example/blog' }).message).toBe(
+        'DATABASE_READ_URLS: read replicas need a PostgreSQL DATABASE_URL',
+      );
+    });
+
+    it('reads PG_PREPARED_STATEMENTS as true or false only, and bounds REPLICA_MAX_LAG_MS', () => {
+      expect(configErrorOf({ ...postgres, PG_PREPARED_STATEMENTS: 'off' }).message).toBe(
+        'PG_PREPARED_STATEMENTS: expected one of true, false',
+      );
+      expect(configErrorOf({ ...postgres, REPLICA_MAX_LAG_MS: '3600001' }).variable).toBe('REPLICA_MAX_LAG_MS');
+    });
+
+    it('leaves SQLite and memory without them', () => {
+      expect(loadConfig({ DATABASE_URL: 'memory:', PG_POOL_SIZE: '5' }).database).toEqual({ kind: 'memory' });
+    });
+  });
+
+  it('reports a bad value as itself before any rule across variables', () => {
+    expect(configErrorOf({ SHUTDOWN_TIMEOUT_MS: '1000', SHUTDOWN_DRAIN_MS: 'soon' }).message).toBe(
+      'SHUTDOWN_DRAIN_MS: "soon" is not a whole number from 0 to 600000',
+    );
+    expect(configErrorOf({ WORKERS: '2', DATABASE_URL: 'mysql://x' }).variable).toBe('DATABASE_URL');
+  });
+
   it('rejects an unknown LOG_LEVEL naming it', () => {
     expect(configErrorOf({ LOG_LEVEL: 'verbose' }).variable).toBe('LOG_LEVEL');
   });
@@ -129,14 +189,16 @@ describe('loadConfig', () => {
 
 describe('describeDatabase', () => {
   it('shows host, port and database of PostgreSQL, never the password or the user', () => {
-    const description = describeDatabase(parseDatabaseUrl('postgres://blog:hunter2@db.example:5432/blog'));
+    const description = describeDatabase(
+      loadConfig({ DATABASE_URL: 'postgres://blog:hunter2@db.example:5432/blog' }).database,
+    );
 
     expect(description).toBe('PostgreSQL db.example:5432/blog');
     expect(description).not.toContain('hunter2');
   });
 
   it('leaves out a missing port and hides an encoded password', () => {
-    const description = describeDatabase(parseDatabaseUrl('postgresql://u:p%40ss@h/db'));
+    const description = describeDatabase(loadConfig({ DATABASE_URL: 'postgresql://u:p%40ss@h/db' }).database);
 
     expect(description).toBe('PostgreSQL h/db');
     expect(description).not.toMatch(/p%40ss|p@ss/);

@@ -1,6 +1,13 @@
-import type { ArticleChanges, ArticleListFilter, ArticleRepository, NewArticle } from '../../../application';
+import type {
+  ArticleChanges,
+  ArticleRepository,
+  ExpectedVersions,
+  NewArticle,
+  VisibleArticlesPage,
+} from '../../../application';
 import {
   type Article,
+  ArticleChangedError,
   type ArticleFields,
   isReferenceById,
   sortTermsByName,
@@ -17,6 +24,7 @@ interface StoredArticle extends ArticleFields {
   categoryIds: string[];
   createdAt: Date;
   updatedAt: Date;
+  version: number;
 }
 
 /**
@@ -41,23 +49,34 @@ export class InMemoryArticleRepository implements ArticleRepository {
       categoryIds,
       createdAt: article.createdAt,
       updatedAt: article.createdAt,
+      version: 1,
     };
     this.articles.set(stored.id, stored);
     return this.toArticle(stored);
   }
 
-  async update(id: number, changes: ArticleChanges): Promise<Article | null> {
+  async update(id: number, changes: ArticleChanges, expected?: ExpectedVersions): Promise<Article | null> {
     const current = this.articles.get(id);
     if (!current) return null;
+    checkVersion(current, expected);
     this.checkReferencedIds('tag', changes.tags ?? []);
     this.checkReferencedIds('category', changes.categories ?? []);
     const tagIds = changes.tags ? this.resolve('tag', changes.tags) : current.tagIds;
     const categoryIds = changes.categories ? this.resolve('category', changes.categories) : current.categoryIds;
     // updatedAt never moves back, as on the SQL adapters (see the port).
     const updatedAt = new Date(Math.max(current.updatedAt.getTime(), changes.updatedAt.getTime()));
-    const updated: StoredArticle = { ...current, ...changes.fields, tagIds, categoryIds, updatedAt };
+    const version = current.version + 1;
+    const updated: StoredArticle = { ...current, ...changes.fields, tagIds, categoryIds, updatedAt, version };
     this.articles.set(id, updated);
     return this.toArticle(updated);
+  }
+
+  async delete(id: number, expected?: ExpectedVersions): Promise<Article | null> {
+    const current = this.articles.get(id);
+    if (!current) return null;
+    checkVersion(current, expected);
+    this.articles.delete(id);
+    return this.toArticle(current);
   }
 
   async findById(id: number): Promise<Article | null> {
@@ -65,11 +84,21 @@ export class InMemoryArticleRepository implements ArticleRepository {
     return stored ? this.toArticle(stored) : null;
   }
 
-  async list(filter: ArticleListFilter): Promise<Article[]> {
+  async listVisible(page: VisibleArticlesPage): Promise<Article[]> {
+    const tagId = page.tagName === undefined ? undefined : (this.termIdsByName.tag.get(page.tagName) ?? null);
+    const categoryId =
+      page.categoryName === undefined ? undefined : (this.termIdsByName.category.get(page.categoryName) ?? null);
+    const afterId = page.afterId ?? 0;
+    const found: Article[] = [];
     // Map iteration follows insertion order, which is id order.
-    return [...this.articles.values()]
-      .filter((article) => filter.includeInvisible || article.visible)
-      .map((article) => this.toArticle(article));
+    for (const article of this.articles.values()) {
+      if (found.length === page.limit) break;
+      if (!article.visible || article.id <= afterId) continue;
+      if (tagId !== undefined && (tagId === null || !article.tagIds.includes(tagId))) continue;
+      if (categoryId !== undefined && (categoryId === null || !article.categoryIds.includes(categoryId))) continue;
+      found.push(this.toArticle(article));
+    }
+    return found;
   }
 
   async listTerms(kind: TermKind): Promise<Term[]> {
@@ -116,4 +145,8 @@ export class InMemoryArticleRepository implements ArticleRepository {
     const terms = this.terms[kind];
     return sortTermsByName(ids.map((id) => ({ ...(terms.get(id) as Term) })));
   }
+}
+
+function checkVersion(current: StoredArticle, expected: ExpectedVersions | undefined): void {
+  if (expected && !expected.versions.includes(current.version)) throw new ArticleChangedError(current.id);
 }

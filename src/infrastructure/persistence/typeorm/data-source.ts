@@ -42,7 +42,7 @@ export function dataSourceOptions(database: SqlDatabaseConfig, events: DataSourc
       poolErrorHandler: events.onIdleConnectionError ?? warnIdleConnectionLost,
       // pg and pg-pool options; see postgres-limits.ts for why these values.
       extra: {
-        max: POSTGRES_LIMITS.poolSize,
+        max: database.poolSize ?? POSTGRES_LIMITS.poolSize,
         connectionTimeoutMillis: POSTGRES_LIMITS.connectMs,
         statement_timeout: POSTGRES_LIMITS.statementMs,
         idle_in_transaction_session_timeout: POSTGRES_LIMITS.idleInTransactionMs,
