@@ -100,6 +100,9 @@ export function describeDatabaseFault(fault: DatabaseFault): void {
       await sleep(TRAFFIC_AFTER_MS);
       const records = await load.stop();
       const probes = await readiness.stop();
+      // A process that died cannot be read back from: say so first, with what it printed.
+      const died = service.process.exitCode !== null || service.process.signalCode !== null;
+      expect(died ? `exited:\n${service.stderr().slice(0, 2_000)}` : 'alive').toBe('alive');
 
       const report = checkDurability(ledger, await readStoredData(service.baseUrl));
       const duringOutage = overlapping(records, leaving, back);
