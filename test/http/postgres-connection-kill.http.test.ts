@@ -7,6 +7,7 @@ import { runSeed, seededRandom } from '../support/load/seeded-random';
 import { WriteLedger, type WriteRecord } from '../support/load/write-ledger';
 import { LockHolder, PostgresSessions } from '../support/postgres-sessions';
 import { jsonOf, RawHttpClient } from '../support/raw-http';
+import { recordScenario } from '../support/reliability-report';
 import { type RunningService, startService } from '../support/service-process';
 import { createPostgresDatabase, type TestDatabase } from '../support/test-databases';
 
@@ -65,6 +66,7 @@ describe('a request whose PostgreSQL session is ended inside its transaction', (
       if (exited) throw new Error(`the service exited in round ${round} (seed ${seed}):\n${service.stderr()}`);
     };
     const statuses: Record<string, number> = {};
+    let slowestMs = 0;
     try {
       for (let round = 0; round < ROUNDS; round++) {
         const owned = ledger.ownedBy(0);
@@ -85,6 +87,7 @@ describe('a request whose PostgreSQL session is ended inside its transaction', (
           await holder.hold('INSERT INTO tags (id, name) VALUES ($1, $2)', [`h${round}-${seed}`.slice(0, 32), heldTag]);
         }
         const write = ledger.begin(target === undefined ? 'create' : 'update', token, state, target ?? null);
+        const sentAt = performance.now();
         const answer = http.postJson(
           target === undefined ? '/article/create' : '/article/update',
           bodyFor(state, target),
@@ -109,6 +112,7 @@ describe('a request whose PostgreSQL session is ended inside its transaction', (
         }
 
         const exchange = await answer;
+        slowestMs = Math.max(slowestMs, performance.now() - sentAt);
         await mustLive(round);
         const status = exchange.kind === 'answered' ? exchange.status : exchange.code;
         statuses[status] = (statuses[status] ?? 0) + 1;
@@ -117,6 +121,24 @@ describe('a request whose PostgreSQL session is ended inside its transaction', (
       }
 
       const report = checkDurability(ledger, await readStoredData(service.baseUrl));
+      recordScenario({
+        file: 'postgres-connection-kill',
+        scenario: 'session ended inside a write transaction',
+        storage: await serverLabel(database.url),
+        done: `${ROUNDS} writes (creates and updates with tag and category names), each blocked on a lock the test holds, its session ended while blocked or 0-3 ms after the lock is let go`,
+        requests: ROUNDS,
+        errors: Object.fromEntries(
+          Object.entries(statuses)
+            .filter(([status]) => status !== '200' && status !== '201')
+            .map(([status, count]) => [`http ${status}`, count]),
+        ),
+        writesAcknowledged: report.acknowledged,
+        writesFound: report.found,
+        outcome:
+          `process alive, process restarts: 0; slowest answer ${Math.round(slowestMs)} ms; ` +
+          `half-applied ${report.halfApplied.length}; failed writes stored whole ${report.unacknowledgedApplied}, absent ${report.unacknowledgedAbsent}`,
+        seed,
+      });
       // Every answer is a 2xx or the 503 wrapper: never a 500, never silence.
       expect(Object.keys(statuses).filter((status) => !['200', '201', '503'].includes(status))).toEqual([]);
       expect(report.lost).toEqual([]);
@@ -136,6 +158,16 @@ describe('a request whose PostgreSQL session is ended inside its transaction', (
     }
   }, 120_000);
 });
+
+async function serverLabel(url: string): Promise<string> {
+  const sessions = await PostgresSessions.open(url);
+  try {
+    const [row] = await sessions.query<{ version: string }>(`SELECT current_setting('server_version') AS version`);
+    return `PostgreSQL ${row?.version.split(' ')[0]}`;
+  } finally {
+    await sessions.close();
+  }
+}
 
 function settle(ledger: WriteLedger, write: WriteRecord, status: number | null, body: unknown): void {
   const id = (body as { data?: { id?: number } } | undefined)?.data?.id;
