@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { type ArticleState, bodyFor } from '../support/load/article-state';
 import { checkDurability, readStoredData } from '../support/load/durability-check';
 import { runSeed, seededRandom } from '../support/load/seeded-random';
@@ -68,9 +69,23 @@ describe('a request whose PostgreSQL session is ended inside its transaction', (
     const statuses: Record<string, number> = {};
     let slowestMs = 0;
     try {
+      // A few articles to update, written without interference.
+      for (let i = 0; i < 5; i++) {
+        const token = `kill-${seed}-start-${i}`;
+        const state: ArticleState = {
+          title: `c ${token}`,
+          content: `start ${i} of seed ${seed}`,
+          visible: true,
+          tags: [`t-${token}`],
+          categories: ['cat-0'],
+        };
+        const write = ledger.begin('create', token, state, null);
+        const created = await http.postJson('/article/create', bodyFor(state));
+        settle(ledger, write, created.kind === 'answered' ? created.status : null, jsonOf(created));
+      }
       for (let round = 0; round < ROUNDS; round++) {
         const owned = ledger.ownedBy(0);
-        const target = owned.length > 0 && random() < 0.5 ? owned[Math.floor(random() * owned.length)] : undefined;
+        const target = random() < 0.5 ? owned[Math.floor(random() * owned.length)] : undefined;
         const token = `kill-${seed}-${round}`;
         const heldTag = `held-${token}`;
         const state: ArticleState = {
@@ -105,9 +120,9 @@ describe('a request whose PostgreSQL session is ended inside its transaction', (
           await holder.release();
         } else {
           await holder.release();
-          // Let the transaction run on for a moment (0 to about 3 ms) before its session ends.
-          const spins = Math.floor(random() * 3_000);
-          for (let i = 0; i < spins; i += 100) await new Promise((resolve) => setImmediate(resolve));
+          // Let the transaction run on for 0 to 15 ms before its session ends: the kill then lands
+          // between two statements, in COMMIT, or after it, on a connection back in the pool.
+          await sleep(random() * 15);
           await sessions.terminate(blocked);
         }
 
@@ -125,7 +140,7 @@ describe('a request whose PostgreSQL session is ended inside its transaction', (
         file: 'postgres-connection-kill',
         scenario: 'session ended inside a write transaction',
         storage: await serverLabel(database.url),
-        done: `${ROUNDS} writes (creates and updates with tag and category names), each blocked on a lock the test holds, its session ended while blocked or 0-3 ms after the lock is let go`,
+        done: `${ROUNDS} writes (creates and updates with tag and category names), each blocked on a lock the test holds, its session ended while blocked or 0-15 ms after the lock is let go`,
         requests: ROUNDS,
         errors: Object.fromEntries(
           Object.entries(statuses)
@@ -148,8 +163,9 @@ describe('a request whose PostgreSQL session is ended inside its transaction', (
       const stored = await readStoredData(service.baseUrl);
       const contents = stored.articles.map((article) => article.content);
       expect(contents.length).toBe(new Set(contents).size);
-      // The kills did land inside transactions.
+      // The kills did land inside transactions, and updates were among the writes.
       expect(statuses['503'] ?? 0).toBeGreaterThan(0);
+      expect(ledger.writes.filter((write) => write.kind === 'update').length).toBeGreaterThan(0);
       // And the service serves normally afterwards.
       const after = await http.postJson('/article/create', { content: `after seed ${seed}`, tag: [{ name: 'after' }] });
       expect(after.kind === 'answered' && after.status).toBe(201);

@@ -20,7 +20,8 @@ export interface Backoff {
   maxMs: number;
 }
 
-export const CONNECT_BACKOFF: Backoff = { firstMs: 250, maxMs: 5_000 };
+/** Capped at 2 s, so that the service serves within about 2 s of the database coming back. */
+export const CONNECT_BACKOFF: Backoff = { firstMs: 250, maxMs: 2_000 };
 const CLOSE_WAIT_MS = 2_000;
 
 /**
