@@ -45,6 +45,17 @@ export class PostgresSessions {
     throw new Error(`no session was blocked by ${holderPid} within ${waitMs} ms`);
   }
 
+  /** Waits until the session `pid` has ended (pg_terminate_backend only signals it). */
+  async waitUntilGone(pid: number, waitMs = 10_000): Promise<void> {
+    const until = Date.now() + waitMs;
+    while (Date.now() < until) {
+      const { rows } = await this.client.query('SELECT 1 FROM pg_stat_activity WHERE pid = $1', [pid]);
+      if (rows.length === 0) return;
+      await sleep(2);
+    }
+    throw new Error(`session ${pid} was still there after ${waitMs} ms`);
+  }
+
   query<Row extends Record<string, unknown>>(text: string, values: unknown[] = []): Promise<Row[]> {
     return this.client.query<Row>(text, values).then((result) => result.rows);
   }
