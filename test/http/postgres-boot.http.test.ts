@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { PostgresTestServer } from '../support/postgres-server';
 import { PostgresSessions } from '../support/postgres-sessions';
 import { jsonOf, RawHttpClient } from '../support/raw-http';
-import { type RunningService, startService } from '../support/service-process';
+import { type RunningService, runScriptToExit, startService } from '../support/service-process';
 import { createPostgresDatabase, type TestDatabase } from '../support/test-databases';
 
 const UNAVAILABLE = { statusCode: 10001, data: null, message: 'storage is unavailable, try again later' };
@@ -43,6 +43,37 @@ describe('starting before PostgreSQL is there', () => {
     } finally {
       await stop(service);
     }
+  });
+});
+
+describe('npm run migrate before PostgreSQL is there', () => {
+  let server: PostgresTestServer;
+  let workDir: string;
+  beforeAll(async () => {
+    server = await PostgresTestServer.create({ started: false });
+    workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'blog-api-migrate-'));
+  }, 60_000);
+  afterAll(async () => {
+    await server?.destroy();
+    fs.rmSync(workDir, { recursive: true, force: true });
+  });
+
+  it('waits with back-off, migrates once the server starts, and exits 0', async () => {
+    let reportFailure: () => void = () => {};
+    const failedOnce = new Promise<void>((resolve) => {
+      reportFailure = resolve;
+    });
+    const migrating = runScriptToExit('migrate.js', { DATABASE_URL: server.url }, workDir, (stderr) => {
+      if (stderr.includes('not reachable yet')) reportFailure();
+    });
+    // The server starts only once the command has reported a failed attempt (or has exited).
+    void migrating.then(() => reportFailure());
+    await failedOnce;
+    await server.start();
+    const result = await migrating;
+    expect(result.stderr).toMatch(/not reachable yet \(.*\); retrying in \d+ ms/);
+    expect(result.stdout).toMatch(/is at the current schema \(\d+ migrations applied\)/);
+    expect(result.code).toBe(0);
   });
 });
 
