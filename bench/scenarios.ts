@@ -11,6 +11,8 @@ export interface Scenario {
   /** Adds articles: the run is followed by removing them, so later runs see the same data. */
   addsArticles: boolean;
   requests(dataset: PreparedDataset): autocannon.Request[];
+  /** Checks an answer's body; without it, the body must start with the success wrapper. */
+  verifyBody?(body: string): boolean;
 }
 
 const WRITE_HEADERS = { 'content-type': 'application/json', authorization: `Bearer ${BENCH_TOKEN}` };
