@@ -5,12 +5,12 @@ import type { Scenario } from './scenarios';
 export const PAGE_SIZE = 20;
 
 /**
- * Where a page starts: a random id, far enough from the end that a page filtered by one tag
+ * Where a page starts: a random id (at least 1: `after` is an article id), far enough from the end that a page filtered by one tag
  * (about 1 article in 10) is still full. Deep pages cost as much as the first one when the
  * plan walks an index from `after`; that is what the 1,000 vs 100,000 comparison checks.
  */
 const randomAfter = (dataset: PreparedDataset) =>
-  Math.floor(Math.random() * Math.max(1, dataset.lastId - 40 * PAGE_SIZE));
+  1 + Math.floor(Math.random() * Math.max(1, dataset.lastId - 40 * PAGE_SIZE));
 const randomTag = () => tagName(Math.floor(Math.random() * DATASET.tags));
 
 /** A page answer is the success wrapper around 1..PAGE_SIZE articles in ascending id order. */
