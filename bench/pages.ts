@@ -105,7 +105,8 @@ async function storagePass(
   for (let round = 1; round <= options.rounds; round++) {
     for (const [index, scenario] of scenarios.entries()) {
       const entry = report.pages[index] as StorageReport['pages'][number];
-      for (const { size, dataset, service } of sized) {
+      // Small first in odd rounds, large first in even ones: an order effect cancels out.
+      for (const { size, dataset, service } of round % 2 ? sized : [...sized].reverse()) {
         const figures = await measure(service.url, scenario, dataset, options);
         service.checkAlive();
         entry.runs[size] = [...(entry.runs[size] ?? []), figures];
