@@ -13,7 +13,7 @@ export class PostgresStatementCounter {
     readonly port: number,
   ) {}
 
-  static async start(target: { host: string; port: number }): Promise<PostgresStatementCounter> {
+  static async start(target: { host: string; port: number }, listenPort = 0): Promise<PostgresStatementCounter> {
     const sockets = new Set<net.Socket>();
     let counter: PostgresStatementCounter | undefined;
     const server = net.createServer((client) => {
@@ -44,7 +44,7 @@ export class PostgresStatementCounter {
         }
       });
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => server.listen(listenPort, '127.0.0.1', resolve));
     counter = new PostgresStatementCounter(server, sockets, (server.address() as net.AddressInfo).port);
     return counter;
   }

@@ -24,6 +24,7 @@ import {
 import { newTermId } from '../term-id';
 import { type ArticleStatements, articleStatements, type SqlStatement, TERM_KINDS } from './article-statements';
 import { POSTGRES_LIMITS } from './postgres-limits';
+import { REPLICA_LAG_STATEMENT, type ReadNode, type ReplicaReads } from './replica-reads';
 import { PgConnection, type SqlConnection, SqliteConnection } from './sql-connection';
 import { POSTGRES_DIALECT, SQLITE_DIALECT, type SqlDialect } from './sql-dialect';
 import { withinDeadline } from './storage-deadline';
@@ -35,7 +36,18 @@ export interface TypeOrmArticleRepositoryOptions {
    * pooler that cannot keep them across server connections (PgBouncer < 1.21, transaction mode).
    */
   preparedStatements?: boolean;
+  /**
+   * PostgreSQL with TypeORM replication: reads go to the replicas while they answer and keep up;
+   * without it every read goes to the primary.
+   */
+  replicaReads?: ReplicaReads;
 }
+
+/** A replica's lag was measured past the limit: the read goes to the primary instead. */
+class ReplicaTooFarBehind extends Error {}
+
+/** A read on a replica gets this long, so that a primary read after it still answers within 3 s. */
+const REPLICA_READ_DEADLINE_MS = 1_000;
 
 /** An article row as both dialects answer it: timestamps in epoch milliseconds. */
 interface ArticleRow {
@@ -74,6 +86,7 @@ export class TypeOrmArticleRepository implements ArticleRepository {
   private readonly dialect: SqlDialect;
   private readonly sql: ArticleStatements;
   private readonly prepared: boolean;
+  private readonly replicaReads: ReplicaReads | null;
   /**
    * better-sqlite3 gives TypeORM a single connection, on which concurrent transactions would
    * interleave (and reads would see uncommitted writes), so SQLite work runs one call at a time.
@@ -90,6 +103,7 @@ export class TypeOrmArticleRepository implements ArticleRepository {
     this.dialect = postgres ? POSTGRES_DIALECT : SQLITE_DIALECT;
     this.sql = STATEMENTS[this.dialect.name];
     this.prepared = options.preparedStatements ?? true;
+    this.replicaReads = postgres && dataSource.options.replication ? (options.replicaReads ?? null) : null;
     this.sqliteLock = postgres ? null : new Mutex();
   }
 
@@ -182,10 +196,10 @@ export class TypeOrmArticleRepository implements ArticleRepository {
   }
 
   async findById(id: number): Promise<Article | null> {
-    const found = await this.call('slave', (connection) => this.findOn(connection, id));
+    const { value, node } = await this.read((connection) => this.findOn(connection, id));
     // Read-your-writes: an article just created may not have reached the replica yet.
-    if (found === null && this.isReplicated()) return this.call('master', (connection) => this.findOn(connection, id));
-    return found;
+    if (value === null && node === 'replica') return this.call('master', (connection) => this.findOn(connection, id));
+    return value;
   }
 
   listVisible(page: VisibleArticlesPage): Promise<Article[]> {
@@ -200,7 +214,7 @@ export class TypeOrmArticleRepository implements ArticleRepository {
     const values: unknown[] = [page.afterId ?? 0, page.limit];
     if (page.tagName !== undefined) values.push(page.tagName);
     if (page.categoryName !== undefined) values.push(page.categoryName);
-    return this.call('slave', async (connection) => {
+    return this.readValue(async (connection) => {
       const rows = await connection.query<ArticleRow>(this.sql.pageOfVisible[filter], values);
       if (rows.length === 0) return [];
       const ids = JSON.stringify(rows.map((row) => row.id));
@@ -210,7 +224,42 @@ export class TypeOrmArticleRepository implements ArticleRepository {
   }
 
   listTerms(kind: TermKind): Promise<Term[]> {
-    return this.call('slave', (connection) => connection.query<Term>(this.sql.listTerms[kind], []));
+    return this.readValue((connection) => connection.query<Term>(this.sql.listTerms[kind], []));
+  }
+
+  private async readValue<T>(work: (connection: SqlConnection) => Promise<T>): Promise<T> {
+    return (await this.read(work)).value;
+  }
+
+  /**
+   * A read on a replica when they are configured, answer and keep up; else, and after a replica
+   * fails, on the primary (reads are safe to repeat). Answers which node served it.
+   */
+  private async read<T>(work: (connection: SqlConnection) => Promise<T>): Promise<{ value: T; node: ReadNode }> {
+    const replicas = this.replicaReads;
+    if (replicas?.useReplica()) {
+      try {
+        const value = await this.call(
+          'slave',
+          async (connection) => {
+            if (replicas.lagIsDue()) {
+              const [row] = await connection.query<{ lagMs: number }>(REPLICA_LAG_STATEMENT, []);
+              if (!replicas.acceptLag(Number(row?.lagMs))) throw new ReplicaTooFarBehind();
+            }
+            return work(connection);
+          },
+          REPLICA_READ_DEADLINE_MS,
+        );
+        replicas.served('replica');
+        return { value, node: 'replica' };
+      } catch (error) {
+        if (!(error instanceof ReplicaTooFarBehind || error instanceof StorageUnavailableError)) throw error;
+        if (error instanceof StorageUnavailableError) replicas.failed();
+      }
+    }
+    const value = await this.call('master', work);
+    replicas?.served('primary');
+    return { value, node: 'primary' };
   }
 
   private async findOn(connection: SqlConnection, id: number): Promise<Article | null> {
@@ -302,14 +351,18 @@ export class TypeOrmArticleRepository implements ArticleRepository {
    * Runs `work` on a connection of the primary ('master') or of a replica ('slave', the primary
    * when none is configured), through a TypeORM query runner released whatever happens.
    */
-  private async call<T>(mode: ReplicationMode, work: (connection: SqlConnection) => Promise<T>): Promise<T> {
+  private async call<T>(
+    mode: ReplicationMode,
+    work: (connection: SqlConnection) => Promise<T>,
+    deadlineMs: number = POSTGRES_LIMITS.callDeadlineMs,
+  ): Promise<T> {
     // After shutdown (or before the database was first reached) there is no connection: retry later.
     if (!this.dataSource.isInitialized) throw new StorageUnavailableError();
     try {
       // SQLite runs in-process and synchronously: there is nothing to wait for past a deadline.
       return await (this.sqliteLock
         ? this.sqliteLock.runExclusive(() => this.onConnection(mode, work))
-        : withinDeadline(this.onConnection(mode, work), POSTGRES_LIMITS.callDeadlineMs));
+        : withinDeadline(this.onConnection(mode, work), deadlineMs));
     } catch (error) {
       throw translateStorageError(error);
     }
@@ -341,10 +394,6 @@ export class TypeOrmArticleRepository implements ArticleRepository {
     return this.sqliteLock
       ? new SqliteConnection(native as ConstructorParameters<typeof SqliteConnection>[0], this.sqliteStatements)
       : new PgConnection(native as ConstructorParameters<typeof PgConnection>[0], this.prepared);
-  }
-
-  private isReplicated(): boolean {
-    return this.dataSource.options.type === 'postgres' && this.dataSource.options.replication !== undefined;
   }
 
   private toArticle(row: ArticleRow): Article {

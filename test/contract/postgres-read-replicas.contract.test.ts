@@ -1,0 +1,93 @@
+import { DataSource } from 'typeorm';
+import { dataSourceOptions, openDataSource } from '../../src/infrastructure/persistence/typeorm/data-source';
+import { ReplicaReads } from '../../src/infrastructure/persistence/typeorm/replica-reads';
+import { TypeOrmArticleRepository } from '../../src/infrastructure/persistence/typeorm/typeorm-article-repository';
+import { aNewArticle } from '../support/builders';
+import { PostgresStatementCounter } from '../support/postgres-statement-counter';
+import { createPostgresDatabase, type TestDatabase } from '../support/test-databases';
+
+/**
+ * Read routing with TypeORM replication, on real PostgreSQL databases: a "replica" that is the
+ * primary's own database seen through a counting proxy (so the test sees which node served),
+ * and a "stale replica", another database that lacks the primary's newest rows.
+ */
+describe('PostgreSQL reads on replicas', () => {
+  let primary: TestDatabase;
+  let stale: TestDatabase;
+  let proxy: PostgresStatementCounter;
+  const open: DataSource[] = [];
+
+  beforeAll(async () => {
+    primary = await createPostgresDatabase();
+    stale = await createPostgresDatabase();
+    // Both schemas exist: a replica has the primary's schema.
+    for (const url of [primary.url, stale.url]) await (await openDataSource({ kind: 'postgres', url })).destroy();
+    const { hostname, port } = new URL(primary.url);
+    proxy = await PostgresStatementCounter.start({ host: hostname, port: Number(port) });
+  });
+  afterAll(async () => {
+    for (const dataSource of open) if (dataSource.isInitialized) await dataSource.destroy();
+    await proxy.stop();
+    await primary.drop();
+    await stale.drop();
+  });
+
+  async function repositoryWithReplica(replicaUrl: string, replicaReads = new ReplicaReads({ maxLagMs: 1_000 })) {
+    const dataSource = new DataSource({
+      ...dataSourceOptions({ kind: 'postgres', url: primary.url }),
+      replication: { master: { url: primary.url }, slaves: [{ url: replicaUrl }] },
+    } as ConstructorParameters<typeof DataSource>[0]);
+    await dataSource.initialize();
+    open.push(dataSource);
+    return { repository: new TypeOrmArticleRepository(dataSource, { replicaReads }), replicaReads };
+  }
+
+  const served = async (replicaReads: ReplicaReads) =>
+    Object.fromEntries(
+      ((await replicaReads.registry.getSingleMetric('db_reads_total')?.get())?.values ?? []).map((value) => [
+        value.labels.node,
+        value.value,
+      ]),
+    );
+
+  it('sends reads to the replica and writes to the primary', async () => {
+    const { repository, replicaReads } = await repositoryWithReplica(proxy.urlThrough(primary.url));
+    const before = proxy.count;
+    const created = await repository.create(aNewArticle().withTags('r').build());
+    expect(proxy.count).toBe(before);
+
+    await expect(repository.findById(created.id)).resolves.toEqual(created);
+    await expect(repository.listVisible({ limit: 10, tagName: 'r' })).resolves.toEqual([created]);
+    await expect(repository.listTerms('tag')).resolves.toEqual(created.tags);
+    expect(proxy.count).toBeGreaterThan(before);
+    expect(await served(replicaReads)).toEqual({ replica: 3 });
+  });
+
+  it('reads an article just written from the primary when the replica does not have it yet', async () => {
+    const { repository } = await repositoryWithReplica(stale.url);
+    const created = await repository.create(aNewArticle().build());
+    await expect(repository.findById(created.id)).resolves.toEqual(created);
+    await expect(repository.findById(2_000_000)).resolves.toBeNull();
+  });
+
+  it('reads from the primary, with no error, while the replica is down, and from the replica once it is back', async () => {
+    const { hostname, port } = new URL(primary.url);
+    const target = { host: hostname, port: Number(port) };
+    let replica = await PostgresStatementCounter.start(target);
+    const replicaReads = new ReplicaReads({ maxLagMs: 1_000, recheckMs: 200 });
+    const { repository } = await repositoryWithReplica(replica.urlThrough(primary.url), replicaReads);
+    const created = await repository.create(aNewArticle().build());
+    await replica.stop();
+
+    await expect(repository.findById(created.id)).resolves.toEqual(created);
+    await expect(repository.listVisible({ limit: 10, afterId: created.id - 1 })).resolves.toEqual([created]);
+    expect(replicaReads.useReplica()).toBe(false);
+    expect(await served(replicaReads)).toEqual({ primary: 2 });
+
+    replica = await PostgresStatementCounter.start(target, replica.port);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    await expect(repository.findById(created.id)).resolves.toEqual(created);
+    expect(await served(replicaReads)).toEqual({ primary: 2, replica: 1 });
+    await replica.stop();
+  });
+});
