@@ -8,7 +8,8 @@ describe('CreateArticle', () => {
   let repository: InMemoryArticleRepository;
   let clock: TestClock;
   let createArticle: CreateArticle;
-  const everything = () => new ListVisibleArticles(repository).execute({ includeInvisible: true });
+  /** The articles these tests attempt are all visible. */
+  const everything = () => new ListVisibleArticles(repository).execute();
   const tagNames = async () => (await new ListTags(repository).execute()).map((tag) => tag.name);
 
   beforeEach(() => {
@@ -30,6 +31,7 @@ describe('CreateArticle', () => {
       categories: [],
       createdAt: new Date('2026-05-06T07:08:09.123Z'),
       updatedAt: new Date('2026-05-06T07:08:09.123Z'),
+      version: 1,
     });
     await expect(repository.findById(created.id)).resolves.toEqual(created);
   });
