@@ -3,6 +3,7 @@ import type { ArticleRepository } from '../../src/application';
 import {
   CheckReadiness,
   CreateArticle,
+  DeleteArticle,
   GetArticle,
   ListCategories,
   ListTags,
@@ -21,7 +22,7 @@ import { capturedLogger } from '../support/captured-logger';
 
 /** A real repository whose reads fail the way a bug or a driver surprise would. */
 class BrokenReadsRepository extends InMemoryArticleRepository {
-  override async list(): Promise<never> {
+  override async listVisible(): Promise<never> {
     throw new Error('relation "articles" does not exist at character 15 (password=hunter2)');
   }
   override async findById(): Promise<never> {
@@ -35,7 +36,13 @@ function appOn(repository: ArticleRepository, logger = capturedLogger().logger) 
   const list = new ListVisibleArticles(repository);
   return createHttpApp(
     {
-      articles: new ArticleController(create, new UpdateArticle(repository, clock), list, new GetArticle(repository)),
+      articles: new ArticleController(
+        create,
+        new UpdateArticle(repository, clock),
+        new DeleteArticle(repository),
+        list,
+        new GetArticle(repository),
+      ),
       seed: new SeedController(new SeedArticles(create, list)),
       terms: new TermController(new ListTags(repository), new ListCategories(repository)),
       health: new HealthController(new CheckReadiness({ ping: async () => {} }, 1000)),

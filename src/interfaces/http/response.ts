@@ -21,3 +21,16 @@ export interface HttpSuccess {
   status: 200 | 201;
   data: unknown;
 }
+
+/** A success whose answer carries headers beside its data (ETag, Link). */
+export class WithHeaders {
+  constructor(
+    readonly data: unknown,
+    readonly headers: Readonly<Record<string, string>>,
+  ) {}
+}
+
+/** A success whose `data` is a list written as it is read, one batch at a time. */
+export class StreamedList {
+  constructor(readonly batches: AsyncGenerator<readonly unknown[]>) {}
+}

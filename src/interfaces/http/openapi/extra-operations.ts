@@ -10,6 +10,8 @@ export function extraOperations(options: { rateLimited: boolean }) {
       path: '/openapi.json',
       operation: {
         summary: 'This document',
+        description: 'The OpenAPI 3.1 document of the service as configured, built from its route table.',
+        operationId: 'getOpenapiJson',
         tags: ['Operations'],
         responses: { 200: { description: 'OpenAPI 3.1', content: { 'application/json': {} } } },
       },
@@ -19,6 +21,8 @@ export function extraOperations(options: { rateLimited: boolean }) {
       path: '/docs',
       operation: {
         summary: 'Interactive documentation of this document (Swagger UI)',
+        description: 'Swagger UI over /openapi.json, served from the swagger-ui-dist package (no CDN).',
+        operationId: 'getDocs',
         tags: ['Operations'],
         responses: { 200: { description: 'An HTML page', content: { 'text/html': {} } } },
       },
@@ -28,6 +32,8 @@ export function extraOperations(options: { rateLimited: boolean }) {
       path: '/metrics',
       operation: {
         summary: 'Prometheus metrics: requests by route and status, durations, process',
+        description: 'Prometheus text format; unauthenticated and never rate limited.',
+        operationId: 'getMetrics',
         tags: ['Operations'],
         responses: { 200: { description: 'Prometheus text format', content: { 'text/plain': {} } } },
       },
@@ -37,6 +43,8 @@ export function extraOperations(options: { rateLimited: boolean }) {
       path: '/user/list',
       operation: {
         summary: 'Demonstration: two fixed users (exact URL, no query string)',
+        description: 'Served by the decorator-driven demo router; the answer is not wrapped.',
+        operationId: 'getUserList',
         tags: ['Demonstration'],
         responses: {
           200: {
@@ -56,6 +64,8 @@ export function extraOperations(options: { rateLimited: boolean }) {
       path: '/user/add',
       operation: {
         summary: 'Demonstration: a fixed answer; nothing is stored',
+        description: 'Served by the decorator-driven demo router; the answer is not wrapped.',
+        operationId: 'postUserAdd',
         tags: ['Demonstration'],
         responses: {
           200: { description: 'Not wrapped', content: { 'application/json': { schema: demoAnswer } } },

@@ -17,13 +17,20 @@ export interface DocumentedRoutes {
 
 export const failureJson = z
   .object({
-    statusCode: z.literal(10001),
+    statusCode: z.literal(10001).meta({ example: 10001 }),
     data: z.null(),
-    message: z.string().meta({ description: 'What went wrong, naming the field for a rejected body' }),
+    message: z.string().meta({
+      description: 'What went wrong, naming the field for a rejected body',
+      example: 'title: must be at most 200 characters',
+    }),
   })
-  .meta({ id: 'Failure' });
+  .meta({
+    id: 'Failure',
+    example: { statusCode: 10001, data: null, message: 'title: must be at most 200 characters' },
+  });
 
-const successOf = (data: z.ZodType) => z.object({ statusCode: z.literal(10000), data, message: z.literal('Success') });
+const successOf = (data: z.ZodType) =>
+  z.object({ statusCode: z.literal(10000).meta({ example: 10000 }), data, message: z.literal('Success') });
 
 /** The OpenAPI 3.1 document of the app as configured: built from the very schemas that check requests. */
 export function buildOpenApiDocument(routes: DocumentedRoutes, options: OpenApiOptions): oas31.OpenAPIObject {
@@ -43,10 +50,19 @@ export function buildOpenApiDocument(routes: DocumentedRoutes, options: OpenApiO
     info: {
       title: 'Blog article API',
       version: '1.0.0',
+      contact: { name: 'Blog article API maintainers' },
       description:
         'Articles with tags and categories. Every article, seed, tag, category and probe answer is wrapped: ' +
         '`{statusCode: 10000 | 10001, data, message}`; the HTTP status tells the outcome too.',
     },
+    // Relative: the service that serves this document, wherever it is reached (Try it out calls it).
+    servers: [{ url: '/', description: 'This service' }],
+    tags: [
+      { name: 'Articles', description: 'Articles with their tags and categories' },
+      { name: 'Tags and categories', description: 'Every tag and category, linked or not' },
+      { name: 'Operations', description: 'Probes, metrics and this documentation' },
+      { name: 'Demonstration', description: 'Fixed answers from the decorator-driven demo router' },
+    ],
     components: options.apiToken
       ? { securitySchemes: { bearerToken: { type: 'http', scheme: 'bearer', description: 'The API_TOKEN' } } }
       : {},
@@ -59,21 +75,32 @@ function operation(
   context: { apiToken: boolean; rateLimited: boolean; touchesStorage: boolean },
 ): object {
   const needsToken = route.write && context.apiToken;
+  // zod-openapi wants only the locations that have a schema.
+  const requestParams = Object.fromEntries(
+    Object.entries({ path: route.params, query: route.query, header: route.headers }).filter(([, schema]) => schema),
+  );
   return {
     summary: route.summary,
+    description: route.description,
     tags: [route.group],
-    operationId: `${route.method}${route.path.replace(/[/:](\w)/g, (_, first: string) => first.toUpperCase())}`,
+    operationId: operationIdOf(route.method, route.path),
     ...(needsToken ? { security: [{ bearerToken: [] }] } : {}),
-    ...(route.params ? { requestParams: { path: route.params } } : {}),
+    ...(Object.keys(requestParams).length > 0 ? { requestParams } : {}),
     ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: route.body } } } } : {}),
     responses: {
       [route.status]: {
         description: route.status === 201 ? 'Created' : 'Success',
+        ...(route.responseHeaders ? { headers: route.responseHeaders } : {}),
         content: { 'application/json': { schema: successOf(route.data) } },
       },
       ...failures(route, { ...context, needsToken }),
     },
   };
+}
+
+/** `get /article/:id` → `getArticleId`: unique, since a method and path name one operation. */
+export function operationIdOf(method: string, path: string): string {
+  return `${method}${path.replace(/[/:](\w)/g, (_, first: string) => first.toUpperCase())}`;
 }
 
 function failures(
