@@ -1,9 +1,16 @@
 import { z } from 'zod';
+import { failureJson } from './failure-json';
 
 /** The endpoints outside the wrapped route tables: the document itself, its page, metrics, the demo routes. */
 export function extraOperations(options: { rateLimited: boolean }) {
   const demoAnswer = z.object({ success: z.literal(true), code: z.literal(10000) });
   const limited = options.rateLimited ? { 429: { description: 'Over RATE_LIMIT_PER_MINUTE' } } : {};
+  const otherUrl = {
+    404: {
+      description: 'Any other URL (a query string included) or method: an unknown route, wrapped',
+      content: { 'application/json': { schema: failureJson } },
+    },
+  };
   return [
     {
       method: 'get',
@@ -55,6 +62,7 @@ export function extraOperations(options: { rateLimited: boolean }) {
               },
             },
           },
+          ...otherUrl,
           ...limited,
         },
       },
@@ -69,6 +77,7 @@ export function extraOperations(options: { rateLimited: boolean }) {
         tags: ['Demonstration'],
         responses: {
           200: { description: 'Not wrapped', content: { 'application/json': { schema: demoAnswer } } },
+          ...otherUrl,
           ...limited,
         },
       },

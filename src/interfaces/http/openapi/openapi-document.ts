@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { createDocument, type oas31 } from 'zod-openapi';
 import type { RouteDefinition } from '../route-definition';
 import { extraOperations } from './extra-operations';
+import { failureJson } from './failure-json';
 
 export interface OpenApiOptions {
   apiToken: boolean;
@@ -14,20 +15,6 @@ export interface DocumentedRoutes {
   /** /health and /ready. */
   probes: readonly RouteDefinition[];
 }
-
-export const failureJson = z
-  .object({
-    statusCode: z.literal(10001).meta({ example: 10001 }),
-    data: z.null(),
-    message: z.string().meta({
-      description: 'What went wrong, naming the field for a rejected body',
-      example: 'title: must be at most 200 characters',
-    }),
-  })
-  .meta({
-    id: 'Failure',
-    example: { statusCode: 10001, data: null, message: 'title: must be at most 200 characters' },
-  });
 
 const successOf = (data: z.ZodType) =>
   z.object({ statusCode: z.literal(10000).meta({ example: 10000 }), data, message: z.literal('Success') });
