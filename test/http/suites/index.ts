@@ -1,5 +1,8 @@
 import type { StorageKind } from '../../support/http-harness';
+import { conditionalWritesSuite } from './conditional-writes.suite';
 import { createArticleSuite } from './create-article.suite';
+import { deleteArticleSuite } from './delete-article.suite';
+import { pagesAndFiltersSuite } from './pages-and-filters.suite';
 import { readRoutesSuite } from './read-routes.suite';
 import { routingSuite } from './routing-and-auth.suite';
 import { updateArticleSuite } from './update-article.suite';
@@ -9,7 +12,10 @@ export function describeHttpApi(kind: StorageKind): void {
   describe(`HTTP API on ${kind}`, () => {
     createArticleSuite(kind);
     updateArticleSuite(kind);
+    deleteArticleSuite(kind);
+    conditionalWritesSuite(kind);
     readRoutesSuite(kind);
+    pagesAndFiltersSuite(kind);
     routingSuite(kind);
   });
 }

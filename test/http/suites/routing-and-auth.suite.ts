@@ -9,6 +9,7 @@ export function routingSuite(kind: StorageKind): void {
       ['GET', '/nothing-here'],
       ['GET', '/article/create'],
       ['GET', '/article/update'],
+      ['GET', '/article/delete'],
       ['DELETE', '/article'],
       ['POST', '/article'],
       ['PUT', '/article/1'],
@@ -57,6 +58,7 @@ export function routingSuite(kind: StorageKind): void {
     it.each([
       ['POST', '/article/create'],
       ['POST', '/article/update'],
+      ['POST', '/article/delete'],
       ['GET', '/seed/create'],
     ])('%s %s without the token is a 401, checked before the body', async (method, path) => {
       const call = harness().http()[method.toLowerCase() as 'get'](path);

@@ -95,7 +95,7 @@ function failures(
   context: { needsToken: boolean; rateLimited: boolean; touchesStorage: boolean },
 ): Record<string, object> {
   const rows: Array<[number, string]> = [];
-  if (route.body || route.params) rows.push([400, 'Invalid input; the message names the field']);
+  if (route.body || route.params || route.query) rows.push([400, 'Invalid input; the message names the field']);
   if (context.needsToken) rows.push([401, 'Missing or wrong bearer token']);
   if (route.body) rows.push([413, 'Body over BODY_LIMIT'], [415, 'Body is not application/json']);
   if (context.rateLimited) rows.push([429, 'Over RATE_LIMIT_PER_MINUTE for this client']);
