@@ -1,5 +1,5 @@
 import type { ArticleRepository } from '../../src/application';
-import { type Article, UnknownReferenceError } from '../../src/domain';
+import { type Article, ArticleChangedError, UnknownReferenceError } from '../../src/domain';
 import { aNewArticle, someChanges } from '../support/builders';
 
 export interface ContractSubject {
@@ -52,6 +52,7 @@ export function articleRepositoryContract(name: string, open: () => Promise<Cont
           categories: [],
           createdAt,
           updatedAt: createdAt,
+          version: 1,
         });
         expect(created.id).toBeGreaterThan(0);
         await expect(repository.findById(created.id)).resolves.toEqual(created);
@@ -64,7 +65,7 @@ export function articleRepositoryContract(name: string, open: () => Promise<Cont
 
         expect(second.id).toBeGreaterThan(first.id);
         expect(third.id).toBeGreaterThan(second.id);
-        const listed = await repository.list({ includeInvisible: false });
+        const listed = await repository.listVisible({ limit: 100 });
         expect(listed.map((article) => article.title)).toEqual(['first', 'second', 'third']);
       });
 
@@ -104,17 +105,14 @@ export function articleRepositoryContract(name: string, open: () => Promise<Cont
     });
 
     describe('visibility', () => {
-      it('lists only visible articles unless asked to include the invisible ones', async () => {
+      it('lists only visible articles, with their links', async () => {
         const shown = await repository.create(aNewArticle().withTags('t').build());
         const hidden = await repository.create(aNewArticle().invisible().withTags('t').build());
 
-        const visible = await repository.list({ includeInvisible: false });
+        const visible = await repository.listVisible({ limit: 100 });
         expect(visible.map((article) => article.id)).toEqual([shown.id]);
-        expect(termNames(visible[0] ?? null)).toEqual(['t']);
-
-        const all = await repository.list({ includeInvisible: true });
-        expect(all.map((article) => article.id)).toEqual([shown.id, hidden.id]);
-        expect(all.map((article) => termNames(article))).toEqual([['t'], ['t']]);
+        expect(visible).toEqual([shown]);
+        await expect(repository.findById(hidden.id)).resolves.toEqual(hidden);
       });
 
       it('reads an invisible article by id', async () => {
@@ -123,7 +121,7 @@ export function articleRepositoryContract(name: string, open: () => Promise<Cont
       });
 
       it('answers an empty list when there is nothing', async () => {
-        await expect(repository.list({ includeInvisible: true })).resolves.toEqual([]);
+        await expect(repository.listVisible({ limit: 100 })).resolves.toEqual([]);
       });
     });
 
@@ -175,7 +173,7 @@ export function articleRepositoryContract(name: string, open: () => Promise<Cont
         expect(termNames(created)).toEqual(NAMES_IN_CODE_POINT_ORDER);
         expect(termNames(await repository.findById(created.id))).toEqual(NAMES_IN_CODE_POINT_ORDER);
         expect(termNames(await repository.findById(created.id), 'categories')).toEqual(NAMES_IN_CODE_POINT_ORDER);
-        const [listed] = await repository.list({ includeInvisible: false });
+        const [listed] = await repository.listVisible({ limit: 100 });
         expect(termNames(listed ?? null)).toEqual(NAMES_IN_CODE_POINT_ORDER);
         const tags = await repository.listTerms('tag');
         expect(tags.map((tag) => tag.name)).toEqual(NAMES_IN_CODE_POINT_ORDER);
@@ -199,7 +197,7 @@ export function articleRepositoryContract(name: string, open: () => Promise<Cont
           aNewArticle().withTags('brand-new', { id: 'no-such-tag' }).withCategories('also-new').build(),
         );
         await expect(attempt).rejects.toEqual(new UnknownReferenceError('tag', 'no-such-tag'));
-        await expect(repository.list({ includeInvisible: true })).resolves.toEqual([]);
+        await expect(repository.listVisible({ limit: 100 })).resolves.toEqual([]);
         await expect(repository.listTerms('tag')).resolves.toEqual([]);
         await expect(repository.listTerms('category')).resolves.toEqual([]);
       });
@@ -227,7 +225,7 @@ export function articleRepositoryContract(name: string, open: () => Promise<Cont
         expect(tags.filter((tag) => tag.name === 'race-2')).toHaveLength(1);
         await expect(repository.listTerms('category')).resolves.toHaveLength(1);
         const raceId = tags.find((tag) => tag.name === 'race')?.id;
-        const listed = await repository.list({ includeInvisible: false });
+        const listed = await repository.listVisible({ limit: 100 });
         expect(listed).toHaveLength(12);
         for (const article of listed) {
           expect(article.tags.map((tag) => tag.id)).toContain(raceId);
@@ -243,6 +241,153 @@ export function articleRepositoryContract(name: string, open: () => Promise<Cont
       });
     });
 
+    describe('pages and filters', () => {
+      const ids = (articles: readonly Article[]) => articles.map((article) => article.id);
+
+      it('answers the first `limit` visible articles after `afterId`, by id', async () => {
+        const created = [];
+        for (let n = 0; n < 7; n++)
+          created.push(
+            await repository.create(
+              aNewArticle()
+                .with({ title: `a${n}` })
+                .build(),
+            ),
+          );
+        await repository.create(aNewArticle().invisible().build());
+        const [a0, a1, a2, a3, a4, a5, a6] = created.map((article) => article.id) as number[];
+
+        await expect(repository.listVisible({ limit: 3 }).then(ids)).resolves.toEqual([a0, a1, a2]);
+        await expect(repository.listVisible({ limit: 3, afterId: a2 }).then(ids)).resolves.toEqual([a3, a4, a5]);
+        await expect(repository.listVisible({ limit: 3, afterId: a5 }).then(ids)).resolves.toEqual([a6]);
+        await expect(repository.listVisible({ limit: 3, afterId: a6 })).resolves.toEqual([]);
+        await expect(repository.listVisible({ limit: 1, afterId: 2_147_483_647 })).resolves.toEqual([]);
+      });
+
+      it('keeps only articles linked to the named tag, the named category, or both', async () => {
+        const both = await repository.create(aNewArticle().withTags('ts', 'x').withCategories('dev').build());
+        const tagOnly = await repository.create(aNewArticle().withTags('ts').withCategories('ops').build());
+        const categoryOnly = await repository.create(aNewArticle().withTags('go').withCategories('dev').build());
+        await repository.create(aNewArticle().invisible().withTags('ts').withCategories('dev').build());
+        await repository.create(aNewArticle().build());
+
+        const tagged = await repository.listVisible({ limit: 10, tagName: 'ts' });
+        expect(ids(tagged)).toEqual([both.id, tagOnly.id]);
+        // A filtered article still carries all of its links.
+        expect(tagged[0]).toEqual(both);
+        await expect(repository.listVisible({ limit: 10, categoryName: 'dev' }).then(ids)).resolves.toEqual([
+          both.id,
+          categoryOnly.id,
+        ]);
+        await expect(
+          repository.listVisible({ limit: 10, tagName: 'ts', categoryName: 'dev' }).then(ids),
+        ).resolves.toEqual([both.id]);
+        await expect(repository.listVisible({ limit: 1, afterId: both.id, tagName: 'ts' }).then(ids)).resolves.toEqual([
+          tagOnly.id,
+        ]);
+      });
+
+      it('matches names exactly, and an unknown name matches nothing', async () => {
+        await repository.create(aNewArticle().withTags('TS').withCategories('Dev').build());
+        await expect(repository.listVisible({ limit: 10, tagName: 'ts' })).resolves.toEqual([]);
+        await expect(repository.listVisible({ limit: 10, tagName: 'nope' })).resolves.toEqual([]);
+        await expect(repository.listVisible({ limit: 10, categoryName: 'dev' })).resolves.toEqual([]);
+        // A tag's name is not a category's.
+        await expect(repository.listVisible({ limit: 10, categoryName: 'TS' })).resolves.toEqual([]);
+      });
+    });
+
+    describe('delete', () => {
+      it('removes the article and its links, keeps its terms, and answers it as it was', async () => {
+        const kept = await repository.create(aNewArticle().withTags('t').withCategories('c').build());
+        const doomed = await repository.create(aNewArticle().withTags('t', 'u').withCategories('c').build());
+
+        await expect(repository.delete(doomed.id)).resolves.toEqual(doomed);
+        await expect(repository.findById(doomed.id)).resolves.toBeNull();
+        await expect(repository.listVisible({ limit: 10, tagName: 'u' })).resolves.toEqual([]);
+        await expect(repository.listVisible({ limit: 10 })).resolves.toEqual([kept]);
+        await expect(repository.listTerms('tag').then((tags) => tags.map((tag) => tag.name))).resolves.toEqual([
+          't',
+          'u',
+        ]);
+        await expect(repository.listTerms('category')).resolves.toHaveLength(1);
+      });
+
+      it('answers null for an unknown id', async () => {
+        await expect(repository.delete(424242)).resolves.toBeNull();
+      });
+    });
+
+    describe('versions and conditional writes', () => {
+      it('counts the version up with each update', async () => {
+        const created = await repository.create(aNewArticle().build());
+        expect(created.version).toBe(1);
+        await repository.update(created.id, someChanges().with({ title: 'one' }).build());
+        const updated = await repository.update(created.id, someChanges().replacingTags('t').build());
+        expect(updated?.version).toBe(3);
+        await expect(repository.findById(created.id)).resolves.toMatchObject({ version: 3 });
+      });
+
+      it('applies an update only at an expected version, else writes nothing', async () => {
+        const created = await repository.create(aNewArticle().withTags('before').build());
+        const stale = repository.update(
+          created.id,
+          someChanges().with({ title: 'stale' }).replacingTags('after').build(),
+          { versions: [7, 8] },
+        );
+        await expect(stale).rejects.toEqual(new ArticleChangedError(created.id));
+        await expect(
+          repository.update(created.id, someChanges().with({ title: 'x' }).build(), { versions: [] }),
+        ).rejects.toBeInstanceOf(ArticleChangedError);
+        await expect(repository.findById(created.id)).resolves.toEqual(created);
+        await expect(repository.listTerms('tag')).resolves.toEqual(created.tags);
+
+        const fresh = await repository.update(created.id, someChanges().with({ title: 'fresh' }).build(), {
+          versions: [5, 1],
+        });
+        expect(fresh).toMatchObject({ title: 'fresh', version: 2 });
+      });
+
+      it('answers null, not a conflict, for a conditional update of an unknown id', async () => {
+        await expect(repository.update(424242, someChanges().build(), { versions: [1] })).resolves.toBeNull();
+        await expect(repository.delete(424242, { versions: [1] })).resolves.toBeNull();
+      });
+
+      it('deletes only at an expected version', async () => {
+        const created = await repository.create(aNewArticle().build());
+        await expect(repository.delete(created.id, { versions: [2] })).rejects.toEqual(
+          new ArticleChangedError(created.id),
+        );
+        await expect(repository.findById(created.id)).resolves.toEqual(created);
+        await expect(repository.delete(created.id, { versions: [1] })).resolves.toEqual(created);
+      });
+
+      it('lets exactly one of several concurrent writes at the same version succeed', async () => {
+        const created = await repository.create(aNewArticle().build());
+        const outcomes = await Promise.allSettled(
+          Array.from({ length: 20 }, (_, index) =>
+            repository.update(
+              created.id,
+              someChanges()
+                .with({ title: `editor ${index}` })
+                .replacingTags(`t${index}`)
+                .build(),
+              { versions: [created.version] },
+            ),
+          ),
+        );
+        const succeeded = outcomes.filter((outcome) => outcome.status === 'fulfilled');
+        const refused = outcomes.filter(
+          (outcome) => outcome.status === 'rejected' && outcome.reason instanceof ArticleChangedError,
+        );
+        expect(succeeded).toHaveLength(1);
+        expect(refused).toHaveLength(19);
+        const final = await repository.findById(created.id);
+        expect(final).toEqual((succeeded[0] as PromiseFulfilledResult<Article>).value);
+        expect(final?.version).toBe(2);
+      });
+    });
+
     describe('update', () => {
       it('applies only the fields given and sets updatedAt, leaving createdAt and links', async () => {
         const created = await repository.create(aNewArticle().withTags('keep').withCategories('keep-c').build());
@@ -252,7 +397,7 @@ export function articleRepositoryContract(name: string, open: () => Promise<Cont
           someChanges().with({ title: 'new title' }).at(updatedAt).build(),
         );
 
-        expect(updated).toEqual({ ...created, title: 'new title', updatedAt });
+        expect(updated).toEqual({ ...created, title: 'new title', updatedAt, version: 2 });
         await expect(repository.findById(created.id)).resolves.toEqual(updated);
       });
 
@@ -260,7 +405,7 @@ export function articleRepositoryContract(name: string, open: () => Promise<Cont
         const created = await repository.create(aNewArticle().build());
         const updatedAt = new Date(created.createdAt.getTime() + 1);
         const updated = await repository.update(created.id, someChanges().at(updatedAt).build());
-        expect(updated).toEqual({ ...created, updatedAt });
+        expect(updated).toEqual({ ...created, updatedAt, version: 2 });
       });
 
       it('sets every writable field, title to null included', async () => {
@@ -293,7 +438,7 @@ export function articleRepositoryContract(name: string, open: () => Promise<Cont
       it('answers null for an unknown id and creates nothing, not even named terms', async () => {
         const result = await repository.update(9999, someChanges().with({ title: 'x' }).replacingTags('ghost').build());
         expect(result).toBeNull();
-        await expect(repository.list({ includeInvisible: true })).resolves.toEqual([]);
+        await expect(repository.listVisible({ limit: 100 })).resolves.toEqual([]);
         await expect(repository.listTerms('tag')).resolves.toEqual([]);
       });
 

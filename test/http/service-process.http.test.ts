@@ -108,7 +108,7 @@ describe('the service process', () => {
     for (let run = 0; run < 2; run++) {
       const result = await runScriptToExit('migrate.js', env, workDir);
       expect(result.code).toBe(0);
-      expect(result.stdout).toMatch(/is at the current schema \(1 migrations applied\)/);
+      expect(result.stdout).toMatch(/is at the current schema \(2 migrations applied\)/);
     }
   });
 

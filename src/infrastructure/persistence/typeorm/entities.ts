@@ -12,6 +12,7 @@ export interface ArticleRecord {
   visible: boolean;
   createdAt: Date;
   updatedAt: Date;
+  version: number;
 }
 
 export interface TermRecord {
@@ -61,6 +62,7 @@ export function buildEntitySchemas(dialect: SqlDialect): EntitySchema[] {
       visible: { type: 'boolean' },
       createdAt: { ...timestamp, name: 'created_at' },
       updatedAt: { ...timestamp, name: 'updated_at' },
+      version: { type: 'integer', default: 1 },
     },
   });
 

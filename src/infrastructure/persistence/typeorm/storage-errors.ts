@@ -1,21 +1,43 @@
 import { DomainError, StorageUnavailableError } from '../../../domain';
 
-/** Network errors of the driver, and PostgreSQL classes 08 (connection), 53 (resources), 57P (shutdown). */
-const UNAVAILABLE_CODES =
-  /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|08...|53...|57P0.|57014|SQLITE_BUSY.*|SQLITE_LOCKED.*|SQLITE_CANTOPEN.*|SQLITE_IOERR.*|SQLITE_FULL)$/;
-const UNAVAILABLE_MESSAGES =
-  /timeout|Connection terminated|not (yet )?established|Client has encountered a connection error|Cannot use a pool after calling end/i;
+/**
+ * Driver errors a client may retry, by code: PostgreSQL SQLSTATE classes and codes, SQLite
+ * result codes (extended codes start with their primary code, e.g. SQLITE_BUSY_SNAPSHOT), and
+ * Node's socket errors. Anything else (a constraint the schema enforces, a syntax error) is
+ * a defect, answered as an internal error and logged.
+ */
+const RETRYABLE: ReadonlyArray<{ code: RegExp; why: string }> = [
+  { code: /^08/, why: 'PostgreSQL connection exception (class 08)' },
+  { code: /^53/, why: 'PostgreSQL out of resources (class 53: too many connections 53300, disk full 53100)' },
+  { code: /^57P0[1-4]$/, why: 'PostgreSQL shutting down, crashed, starting up (57P01 admin shutdown …)' },
+  { code: /^57014$/, why: 'PostgreSQL statement cancelled (statement_timeout)' },
+  { code: /^40001$|^40P01$/, why: 'PostgreSQL serialization failure or deadlock: the same request may succeed again' },
+  { code: /^25006$/, why: 'PostgreSQL read-only transaction: the server is a standby (failover in progress)' },
+  { code: /^25P03$/, why: 'PostgreSQL idle-in-transaction timeout ended the session' },
+  { code: /^SQLITE_(BUSY|LOCKED)/, why: 'SQLite database locked by another connection' },
+  { code: /^SQLITE_(FULL|IOERR|CANTOPEN|READONLY)/, why: 'SQLite file cannot be written or read' },
+  {
+    code: /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH)$/,
+    why: 'network',
+  },
+];
+
+/** The code of a driver error (pg's SQLSTATE, better-sqlite3's result code, Node's errno code). */
+export function storageErrorCode(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
 
 /**
- * Storage failures the client can retry become StorageUnavailableError; domain errors pass
- * through; anything else stays as it is, to be answered as an internal error.
+ * Storage failures the client can retry become StorageUnavailableError (503); domain errors
+ * pass through; anything else stays as it is, to be answered as an internal error. A failure
+ * that carries no code but happened on a connection that broke is classified by the
+ * repository, which knows the connection's state.
  */
 export function translateStorageError(error: unknown): unknown {
   if (error instanceof DomainError) return error;
-  const driverError = (error as { driverError?: unknown })?.driverError ?? error;
-  const code = String((driverError as { code?: unknown })?.code ?? '');
-  const message = String((driverError as { message?: unknown })?.message ?? '');
-  if (UNAVAILABLE_CODES.test(code) || UNAVAILABLE_MESSAGES.test(message)) {
+  const code = storageErrorCode(error);
+  if (code !== undefined && RETRYABLE.some((entry) => entry.code.test(code))) {
     return new StorageUnavailableError({ cause: error });
   }
   return error;

@@ -1,11 +1,17 @@
 import { Mutex } from 'async-mutex';
-import type Database from 'better-sqlite3';
-import type { Pool } from 'pg';
-import type { DataSource } from 'typeorm';
-import type { ArticleChanges, ArticleListFilter, ArticleRepository, NewArticle } from '../../../application';
+import type { DataSource, ReplicationMode } from 'typeorm';
+import type {
+  ArticleChanges,
+  ArticleRepository,
+  ExpectedVersions,
+  NewArticle,
+  VisibleArticlesPage,
+} from '../../../application';
 import {
   type Article,
+  ArticleChangedError,
   compareByCodePoint,
+  DomainError,
   isReferenceById,
   isReferenceByName,
   StorageUnavailableError,
@@ -16,149 +22,365 @@ import {
   UnknownReferenceError,
 } from '../../../domain';
 import { newTermId } from '../term-id';
-import { type ArticleSql, type KindedTerm, TERM_KINDS, type TermIds } from './article-sql';
-import { PostgresArticleSql } from './postgres-article-sql';
+import { type ArticleStatements, articleStatements, type SqlStatement, TERM_KINDS } from './article-statements';
 import { POSTGRES_LIMITS } from './postgres-limits';
-import { SqliteArticleSql } from './sqlite-article-sql';
+import { PgConnection, type SqlConnection, SqliteConnection } from './sql-connection';
+import { POSTGRES_DIALECT, SQLITE_DIALECT, type SqlDialect } from './sql-dialect';
 import { withinDeadline } from './storage-deadline';
 import { translateStorageError } from './storage-errors';
 
+export interface TypeOrmArticleRepositoryOptions {
+  /**
+   * PostgreSQL: send each statement as a named prepared statement (default). Turn off behind a
+   * pooler that cannot keep them across server connections (PgBouncer < 1.21, transaction mode).
+   */
+  preparedStatements?: boolean;
+}
+
+/** An article row as both dialects answer it: timestamps in epoch milliseconds. */
+interface ArticleRow {
+  id: number;
+  title: string | null;
+  description: string;
+  content: string;
+  visible: boolean | number;
+  createdAt: number;
+  updatedAt: number;
+  version: number;
+  tags?: unknown;
+  categories?: unknown;
+}
+
+interface KindedTerm extends Term {
+  kind: TermKind;
+}
+
+interface LinkRow extends KindedTerm {
+  articleId: number;
+}
+
 type References = Record<TermKind, readonly TermReference[]>;
 
+const STATEMENTS = { postgres: articleStatements(POSTGRES_DIALECT), sqlite: articleStatements(SQLITE_DIALECT) };
+
 /**
- * Articles with their tags and categories on PostgreSQL or SQLite. TypeORM's DataSource owns the
- * connection (pool, timeouts, migrations, logging); the hot paths run fixed SQL statements on
- * its driver (ArticleSql), without query building or entity hydration: a read, of one article
- * or of the whole list, is one statement, and so is a create without references.
+ * Articles with their tags and categories on PostgreSQL or SQLite: one algorithm over a dialect
+ * (sql-dialect.ts) that holds only what differs. Every connection comes from TypeORM's query
+ * runners, which listen for the connection's errors for as long as it is checked out and give
+ * a broken one back to the pool to be dropped; the statements are fixed SQL (article-statements.ts)
+ * run on the runner's own driver connection, without query building or entity hydration.
  */
 export class TypeOrmArticleRepository implements ArticleRepository {
-  private sqlCache: ArticleSql | null = null;
+  private readonly dialect: SqlDialect;
+  private readonly sql: ArticleStatements;
+  private readonly prepared: boolean;
   /**
    * better-sqlite3 gives TypeORM a single connection, on which concurrent transactions would
    * interleave (and reads would see uncommitted writes), so SQLite work runs one call at a time.
    * PostgreSQL runs calls concurrently on its pool.
    */
   private readonly sqliteLock: Mutex | null;
+  private readonly sqliteStatements = new Map();
 
-  constructor(private readonly dataSource: DataSource) {
-    this.sqliteLock = dataSource.options.type === 'postgres' ? null : new Mutex();
+  constructor(
+    private readonly dataSource: DataSource,
+    options: TypeOrmArticleRepositoryOptions = {},
+  ) {
+    const postgres = dataSource.options.type === 'postgres';
+    this.dialect = postgres ? POSTGRES_DIALECT : SQLITE_DIALECT;
+    this.sql = STATEMENTS[this.dialect.name];
+    this.prepared = options.preparedStatements ?? true;
+    this.sqliteLock = postgres ? null : new Mutex();
   }
 
   create(article: NewArticle): Promise<Article> {
-    return this.run(async (sql) => {
-      const fields = { ...article.fields, createdAt: article.createdAt, updatedAt: article.createdAt };
+    return this.call('master', async (connection) => {
+      const { fields, createdAt } = article;
+      const values = [
+        fields.title,
+        fields.description,
+        fields.content,
+        this.dialect.encodeBoolean(fields.visible),
+        this.dialect.encodeTimestamp(createdAt),
+      ];
+      const created = (id: number, terms: Record<TermKind, Term[]>): Article => ({
+        id,
+        ...fields,
+        tags: sortTermsByName(terms.tag),
+        categories: sortTermsByName(terms.category),
+        createdAt,
+        updatedAt: createdAt,
+        version: 1,
+      });
       if (article.tags.length === 0 && article.categories.length === 0) {
         // One statement: atomic without a transaction.
-        const id = await sql.insertArticle(article.fields, article.createdAt, { tag: [], category: [] });
-        return { ...fields, id, tags: [], categories: [] };
+        const [row] = await connection.query<{ id: number }>(this.sql.insertArticle, values);
+        return created((row as { id: number }).id, { tag: [], category: [] });
       }
-      return sql.transaction(async (transaction) => {
-        const terms = await resolveTerms(transaction, { tag: article.tags, category: article.categories });
-        const id = await transaction.insertArticle(article.fields, article.createdAt, idsOf(terms));
-        return { ...fields, id, tags: sortTermsByName(terms.tag), categories: sortTermsByName(terms.category) };
+      return this.inTransaction(connection, async () => {
+        const terms = await this.resolveTerms(connection, { tag: article.tags, category: article.categories });
+        const [row] = await connection.query<{ id: number }>(this.sql.insertArticle, values);
+        const id = (row as { id: number }).id;
+        await this.write(connection, this.sql.insertLinks, [id, idsJson(terms.tag), idsJson(terms.category)]);
+        return created(id, terms);
       });
     });
   }
 
-  update(id: number, changes: ArticleChanges): Promise<Article | null> {
-    return this.run((sql) =>
-      sql.transaction(async (transaction) => {
+  update(id: number, changes: ArticleChanges, expected?: ExpectedVersions): Promise<Article | null> {
+    const { fields } = changes;
+    const values = [
+      id,
+      this.dialect.encodeBoolean(fields.title !== undefined),
+      fields.title ?? null,
+      fields.description ?? null,
+      fields.content ?? null,
+      fields.visible === undefined ? null : this.dialect.encodeBoolean(fields.visible),
+      this.dialect.encodeTimestamp(changes.updatedAt),
+      expected ? JSON.stringify(expected.versions) : null,
+    ];
+    return this.call('master', async (connection) => {
+      if (!changes.tags && !changes.categories) {
+        // One statement writes and answers the article.
+        const [row] = await connection.query<ArticleRow>(this.sql.updateArticle, values);
+        return row ? this.toArticle(row) : this.missingOrChanged(connection, id);
+      }
+      return this.inTransaction(connection, async () => {
         // The update comes first: it locks the article row, so racing updates of one article queue up.
-        const found = await transaction.updateArticle(id, changes.fields, changes.updatedAt);
-        if (!found) return null;
-        if (changes.tags || changes.categories) {
-          const terms = await resolveTerms(transaction, {
-            tag: changes.tags ?? [],
-            category: changes.categories ?? [],
-          });
-          await transaction.replaceLinks(id, {
-            tag: changes.tags && terms.tag.map((term) => term.id),
-            category: changes.categories && terms.category.map((term) => term.id),
-          });
-        }
+        const [row] = await connection.query<ArticleRow>(this.sql.updateArticle, values);
+        if (!row) return this.missingOrChanged(connection, id);
+        const terms = await this.resolveTerms(connection, {
+          tag: changes.tags ?? [],
+          category: changes.categories ?? [],
+        });
+        await this.write(connection, this.sql.replaceLinks, [
+          id,
+          idsJson(terms.tag),
+          idsJson(terms.category),
+          this.dialect.encodeBoolean(changes.tags !== undefined),
+          this.dialect.encodeBoolean(changes.categories !== undefined),
+        ]);
         // Read back in the transaction: the answer is the state this update wrote.
-        return transaction.findArticle(id);
+        const [read] = await connection.query<ArticleRow>(this.sql.findArticle, [id]);
+        return this.toArticle(read as ArticleRow);
+      });
+    });
+  }
+
+  delete(id: number, expected?: ExpectedVersions): Promise<Article | null> {
+    return this.call('master', (connection) =>
+      this.inTransaction(connection, async () => {
+        const [locked] = await connection.query<{ version: number }>(this.sql.lockArticle, [id]);
+        if (!locked) return null;
+        if (expected && !expected.versions.includes(locked.version)) throw new ArticleChangedError(id);
+        const [row] = await connection.query<ArticleRow>(this.sql.findArticle, [id]);
+        // The links go with the article (ON DELETE CASCADE); its tags and categories stay.
+        await connection.query(this.sql.deleteArticle, [id]);
+        return this.toArticle(row as ArticleRow);
       }),
     );
   }
 
-  findById(id: number): Promise<Article | null> {
-    return this.run((sql) => sql.findArticle(id));
+  async findById(id: number): Promise<Article | null> {
+    const found = await this.call('slave', (connection) => this.findOn(connection, id));
+    // Read-your-writes: an article just created may not have reached the replica yet.
+    if (found === null && this.isReplicated()) return this.call('master', (connection) => this.findOn(connection, id));
+    return found;
   }
 
-  list(filter: ArticleListFilter): Promise<Article[]> {
-    return this.run((sql) => sql.listArticles(!filter.includeInvisible));
+  listVisible(page: VisibleArticlesPage): Promise<Article[]> {
+    const filter =
+      page.tagName !== undefined
+        ? page.categoryName !== undefined
+          ? 'both'
+          : 'tag'
+        : page.categoryName !== undefined
+          ? 'category'
+          : 'none';
+    const values: unknown[] = [page.afterId ?? 0, page.limit];
+    if (page.tagName !== undefined) values.push(page.tagName);
+    if (page.categoryName !== undefined) values.push(page.categoryName);
+    return this.call('slave', async (connection) => {
+      const rows = await connection.query<ArticleRow>(this.sql.pageOfVisible[filter], values);
+      if (rows.length === 0) return [];
+      const ids = JSON.stringify(rows.map((row) => row.id));
+      const links = await connection.query<LinkRow>(this.sql.linksOfArticles, [ids]);
+      return attachLinks(rows, links);
+    });
   }
 
   listTerms(kind: TermKind): Promise<Term[]> {
-    return this.run((sql) => sql.listTerms(kind));
+    return this.call('slave', (connection) => connection.query<Term>(this.sql.listTerms[kind], []));
   }
 
-  private async run<T>(work: (sql: ArticleSql) => Promise<T>): Promise<T> {
-    // After shutdown (or before start) the connection is gone: the client may retry elsewhere.
+  private async findOn(connection: SqlConnection, id: number): Promise<Article | null> {
+    const [row] = await connection.query<ArticleRow>(this.sql.findArticle, [id]);
+    return row ? this.toArticle(row) : null;
+  }
+
+  /** After a write that matched no row: null when the article does not exist, else it changed. */
+  private async missingOrChanged(connection: SqlConnection, id: number): Promise<null> {
+    const [existing] = await connection.query(this.sql.lockArticle, [id]);
+    if (existing) throw new ArticleChangedError(id);
+    return null;
+  }
+
+  /**
+   * Id references must exist; name references are found, or created when they do not exist
+   * (only then is an id generated: a cuid2 costs about half a millisecond of CPU). Answers each
+   * kind's terms once, in the order referenced.
+   */
+  private async resolveTerms(connection: SqlConnection, references: References): Promise<Record<TermKind, Term[]>> {
+    const ids = { tag: idsReferenced(references.tag), category: idsReferenced(references.category) };
+    const names = { tag: namesReferenced(references.tag), category: namesReferenced(references.category) };
+    const found = await this.findTerms(connection, ids, names);
+    // Tags first: an unknown tag is reported before an unknown category.
+    for (const kind of TERM_KINDS) {
+      const missing = ids[kind].find((id) => !found.some((row) => row.kind === kind && row.id === id));
+      if (missing !== undefined) throw new UnknownReferenceError(kind, missing);
+    }
+    const fresh = {
+      tag: newTerms(references.tag, (name) => !isFound(found, 'tag', name)),
+      category: newTerms(references.category, (name) => !isFound(found, 'category', name)),
+    };
+    if (fresh.tag.length + fresh.category.length > 0) {
+      await this.write(connection, this.sql.insertTerms, [termRowsJson(fresh.tag), termRowsJson(fresh.category)]);
+      // Read the names again: those a concurrent transaction inserted first have its ids.
+      const none = { tag: [], category: [] };
+      const created = await this.findTerms(connection, none, {
+        tag: fresh.tag.map((term) => term.name),
+        category: fresh.category.map((term) => term.name),
+      });
+      found.push(...created);
+    }
+    const resolved: Record<TermKind, Term[]> = { tag: [], category: [] };
+    for (const kind of TERM_KINDS) {
+      const rows = found.filter((row) => row.kind === kind);
+      const byId = new Map(rows.map((row) => [row.id, toTerm(row)]));
+      const byName = new Map(rows.map((row) => [row.name, toTerm(row)]));
+      const unique = new Map<string, Term>();
+      for (const reference of references[kind]) {
+        const term = isReferenceByName(reference) ? byName.get(reference.name) : byId.get(reference.id);
+        if (term) unique.set(term.id, term);
+      }
+      resolved[kind] = [...unique.values()];
+    }
+    return resolved;
+  }
+
+  private findTerms(
+    connection: SqlConnection,
+    ids: Record<TermKind, readonly string[]>,
+    names: Record<TermKind, readonly string[]>,
+  ): Promise<KindedTerm[]> {
+    return connection.query<KindedTerm>(
+      this.sql.findTerms,
+      TERM_KINDS.flatMap((kind) => [JSON.stringify(ids[kind]), JSON.stringify(names[kind])]),
+    );
+  }
+
+  /** Statements that share their values, in order (one where the dialect combines writes). */
+  private async write(connection: SqlConnection, statements: readonly SqlStatement[], values: unknown[]) {
+    for (const statement of statements) await connection.query(statement, values);
+  }
+
+  /** Committed when `work` resolves, rolled back when it throws. */
+  private async inTransaction<T>(connection: SqlConnection, work: () => Promise<T>): Promise<T> {
+    await connection.query(this.sql.begin, []);
+    try {
+      const result = await work();
+      await connection.query(this.sql.commit, []);
+      return result;
+    } catch (error) {
+      // A connection that cannot even roll back is closed, so that nobody reuses it mid-transaction.
+      await connection.query(this.sql.rollback, []).catch(() => connection.discard());
+      throw error;
+    }
+  }
+
+  /**
+   * Runs `work` on a connection of the primary ('master') or of a replica ('slave', the primary
+   * when none is configured), through a TypeORM query runner released whatever happens.
+   */
+  private async call<T>(mode: ReplicationMode, work: (connection: SqlConnection) => Promise<T>): Promise<T> {
+    // After shutdown (or before the database was first reached) there is no connection: retry later.
     if (!this.dataSource.isInitialized) throw new StorageUnavailableError();
     try {
-      const sql = this.sql();
       // SQLite runs in-process and synchronously: there is nothing to wait for past a deadline.
       return await (this.sqliteLock
-        ? this.sqliteLock.runExclusive(() => work(sql))
-        : withinDeadline(work(sql), POSTGRES_LIMITS.callDeadlineMs));
+        ? this.sqliteLock.runExclusive(() => this.onConnection(mode, work))
+        : withinDeadline(this.onConnection(mode, work), POSTGRES_LIMITS.callDeadlineMs));
     } catch (error) {
       throw translateStorageError(error);
     }
   }
 
-  /** Built on first use: the driver's pool or connection exists once the DataSource is initialized. */
-  private sql(): ArticleSql {
-    if (this.sqlCache) return this.sqlCache;
-    const driver = this.dataSource.driver as unknown as { master?: Pool; databaseConnection?: Database.Database };
-    this.sqlCache =
-      this.dataSource.options.type === 'postgres'
-        ? new PostgresArticleSql(driver.master as Pool, this.dataSource.logger)
-        : new SqliteArticleSql(driver.databaseConnection as Database.Database, this.dataSource.logger);
-    return this.sqlCache;
+  private async onConnection<T>(mode: ReplicationMode, work: (connection: SqlConnection) => Promise<T>) {
+    const runner = this.dataSource.createQueryRunner(mode);
+    try {
+      let connection: SqlConnection;
+      try {
+        connection = this.wrap(await runner.connect());
+      } catch (error) {
+        // No connection to be had (refused, pool exhausted past its wait, server starting up).
+        throw new StorageUnavailableError({ cause: error });
+      }
+      try {
+        return await work(connection);
+      } catch (error) {
+        // The runner was released under us: its connection failed while we used it.
+        if (runner.isReleased && !(error instanceof DomainError)) throw new StorageUnavailableError({ cause: error });
+        throw error;
+      }
+    } finally {
+      await runner.release();
+    }
+  }
+
+  private wrap(native: unknown): SqlConnection {
+    return this.sqliteLock
+      ? new SqliteConnection(native as ConstructorParameters<typeof SqliteConnection>[0], this.sqliteStatements)
+      : new PgConnection(native as ConstructorParameters<typeof PgConnection>[0], this.prepared);
+  }
+
+  private isReplicated(): boolean {
+    return this.dataSource.options.type === 'postgres' && this.dataSource.options.replication !== undefined;
+  }
+
+  private toArticle(row: ArticleRow): Article {
+    return {
+      ...articleFields(row),
+      tags: this.dialect.decodeJson<Term[]>(row.tags),
+      categories: this.dialect.decodeJson<Term[]>(row.categories),
+    };
   }
 }
 
-/**
- * Id references must exist; name references are found, or created when they do not exist
- * (only then is an id generated: a cuid2 costs about half a millisecond of CPU). Answers each
- * kind's terms once, in the order referenced.
- */
-async function resolveTerms(sql: ArticleSql, references: References): Promise<Record<TermKind, Term[]>> {
-  const ids = { tag: idsReferenced(references.tag), category: idsReferenced(references.category) };
-  const names = { tag: namesReferenced(references.tag), category: namesReferenced(references.category) };
-  const found = await sql.findTerms(ids, names);
-  // Tags first: an unknown tag is reported before an unknown category.
-  for (const kind of TERM_KINDS) {
-    const missing = ids[kind].find((id) => !found.some((row) => row.kind === kind && row.id === id));
-    if (missing !== undefined) throw new UnknownReferenceError(kind, missing);
-  }
-  const newNames = {
-    tag: newTerms(
-      references.tag,
-      names.tag.filter((name) => !isFound(found, 'tag', name)),
-    ),
-    category: newTerms(
-      references.category,
-      names.category.filter((name) => !isFound(found, 'category', name)),
-    ),
+function articleFields(row: ArticleRow): Omit<Article, 'tags' | 'categories'> {
+  return {
+    id: row.id,
+    title: row.title,
+    description: row.description,
+    content: row.content,
+    visible: row.visible === true || row.visible === 1,
+    createdAt: new Date(row.createdAt),
+    updatedAt: new Date(row.updatedAt),
+    version: row.version,
   };
-  if (newNames.tag.length + newNames.category.length > 0) found.push(...(await sql.createTerms(newNames)));
+}
 
-  const resolved: Record<TermKind, Term[]> = { tag: [], category: [] };
-  for (const kind of TERM_KINDS) {
-    const rows = found.filter((row) => row.kind === kind);
-    const byId = new Map(rows.map((row) => [row.id, toTerm(row)]));
-    const byName = new Map(rows.map((row) => [row.name, toTerm(row)]));
-    const unique = new Map<string, Term>();
-    for (const reference of references[kind]) {
-      const term = isReferenceByName(reference) ? byName.get(reference.name) : byId.get(reference.id);
-      if (term) unique.set(term.id, term);
-    }
-    resolved[kind] = [...unique.values()];
+/** Each article with the terms of its links, in the links' order (by name). */
+function attachLinks(rows: readonly ArticleRow[], links: readonly LinkRow[]): Article[] {
+  const byId = new Map<number, Record<TermKind, Term[]>>();
+  const articles = rows.map((row): Article => {
+    const terms: Record<TermKind, Term[]> = { tag: [], category: [] };
+    byId.set(row.id, terms);
+    return { ...articleFields(row), tags: terms.tag, categories: terms.category };
+  });
+  for (const link of links) {
+    byId.get(link.articleId)?.[link.kind].push({ id: link.id, name: link.name, description: link.description });
   }
-  return resolved;
+  return articles;
 }
 
 function isFound(found: readonly KindedTerm[], kind: TermKind, name: string): boolean {
@@ -173,18 +395,18 @@ function namesReferenced(references: readonly TermReference[]): string[] {
   return references.filter(isReferenceByName).map((reference) => reference.name);
 }
 
-/** New terms for these names; sorted, so that concurrent inserts of several names lock in one order. */
-function newTerms(references: readonly TermReference[], names: readonly string[]): Term[] {
+/** New terms for the names that `isNew`; sorted, so that concurrent inserts lock in one order. */
+function newTerms(references: readonly TermReference[], isNew: (name: string) => boolean): Term[] {
   return references
     .filter(isReferenceByName)
-    .filter((reference) => names.includes(reference.name))
+    .filter((reference) => isNew(reference.name))
     .map(({ name, description }) => ({ id: newTermId(), name, description }))
     .sort((a, b) => compareByCodePoint(a.name, b.name));
 }
 
-function idsOf(terms: Record<TermKind, Term[]>): TermIds {
-  return { tag: terms.tag.map((term) => term.id), category: terms.category.map((term) => term.id) };
-}
+const idsJson = (terms: readonly Term[]) => JSON.stringify(terms.map((term) => term.id));
+const termRowsJson = (terms: readonly Term[]) =>
+  JSON.stringify(terms.map((term) => [term.id, term.name, term.description]));
 
 function toTerm(row: KindedTerm): Term {
   return { id: row.id, name: row.name, description: row.description };

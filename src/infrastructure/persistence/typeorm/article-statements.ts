@@ -1,0 +1,183 @@
+import type { TermKind } from '../../../domain';
+import { TABLE } from './entities';
+import type { SqlDialect } from './sql-dialect';
+
+/**
+ * One statement of the repository. `name` identifies it (PostgreSQL prepares it once per
+ * connection under that name); `text` is written once for both dialects from the dialect's
+ * fragments. Values are positional: the n-th value is parameter n.
+ */
+export interface SqlStatement {
+  readonly name: string;
+  readonly text: string;
+}
+
+export const TERM_KINDS: readonly TermKind[] = ['tag', 'category'];
+
+const terms = (kind: TermKind) => TABLE.term[kind];
+const links = (kind: TermKind) => TABLE.link[kind];
+const termColumn = (kind: TermKind) => TABLE.linkTermColumn[kind];
+
+/** Which filters a page applies: one statement per combination, so each has a plan of its own. */
+export interface PageFilters {
+  tag: boolean;
+  category: boolean;
+}
+
+/** Every statement of the repository for one dialect. */
+export function articleStatements(d: SqlDialect) {
+  const p = d.param;
+  /** `a` is the articles table's name in the statement (SQLite's RETURNING knows no alias). */
+  const columnsOf = (a: string) => `${a}.id, ${a}.title, ${a}.description, ${a}.content, ${a}.visible,
+    ${d.epochMs(`${a}.created_at`)} AS "createdAt", ${d.epochMs(`${a}.updated_at`)} AS "updatedAt", ${a}.version`;
+  const termsOf = (kind: TermKind, a: string) =>
+    `(SELECT ${d.termsJsonArray} FROM ${links(kind)} l
+        JOIN ${terms(kind)} t ON t.id = l.${termColumn(kind)} WHERE l.article_id = ${a}.id)`;
+  const withTermsOf = (a: string) =>
+    `${columnsOf(a)}, ${termsOf('tag', a)} AS tags, ${termsOf('category', a)} AS categories`;
+  const articleColumns = columnsOf('a');
+  const statement = (name: string, text: string): SqlStatement => ({ name: `article_repository_${name}`, text });
+  /**
+   * Data-changing statements that share their parameters: one statement where the dialect can
+   * combine them (one round trip), else each on its own, in order.
+   */
+  const writes = (name: string, steps: SqlStatement[]): readonly SqlStatement[] =>
+    d.combinesWrites
+      ? [statement(name, `WITH ${steps.map((step, i) => `step_${i} AS (${step.text})`).join(', ')} SELECT 1`)]
+      : steps;
+
+  /**
+   * A page of visible articles after $1, at most $2, linked to the tag named $3 and the category
+   * named by the next parameter ($4, or $3 without a tag). A filtered page walks the link table's (term, article) index in article order and
+   * stops at the page's end, so its cost does not grow with the number of articles.
+   */
+  const pageOfVisible = (filters: PageFilters): SqlStatement => {
+    const linkedTo = (kind: TermKind, n: number) =>
+      `${termColumn(kind)} = (SELECT id FROM ${terms(kind)} WHERE name = ${p(n)})`;
+    let from = 'articles a';
+    const where = ['a.visible'];
+    if (filters.tag) {
+      from = `${links('tag')} lt JOIN articles a ON a.id = lt.article_id`;
+      where.push(`lt.${linkedTo('tag', 3)}`, `lt.article_id > ${p(1)}`);
+    } else {
+      where.push(`a.id > ${p(1)}`);
+    }
+    if (filters.category) {
+      from += ` JOIN ${links('category')} lc ON lc.article_id = a.id AND lc.${linkedTo('category', filters.tag ? 4 : 3)}`;
+    }
+    const order = filters.tag ? 'lt.article_id' : 'a.id';
+    const suffix = `${filters.tag ? '_tag' : ''}${filters.category ? '_category' : ''}`;
+    return statement(
+      `page_of_visible${suffix}`,
+      `SELECT ${articleColumns} FROM ${from} WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ${p(2)}`,
+    );
+  };
+
+  const insertLinks = TERM_KINDS.map((kind, index) =>
+    statement(
+      `insert_${kind}_links`,
+      `INSERT INTO ${links(kind)} (article_id, ${termColumn(kind)})
+       SELECT CAST(${p(1)} AS integer), value FROM ${d.jsonElements(2 + index, 'text')} AS ids WHERE true
+       ON CONFLICT DO NOTHING`,
+    ),
+  );
+  const removeOtherLinks = TERM_KINDS.map((kind, index) =>
+    statement(
+      `remove_other_${kind}_links`,
+      `DELETE FROM ${links(kind)} WHERE ${p(4 + index)} AND article_id = ${p(1)}
+          AND ${termColumn(kind)} NOT IN ${d.jsonElements(2 + index, 'text')}`,
+    ),
+  );
+
+  return {
+    begin: statement('begin', d.begin),
+    commit: statement('commit', 'COMMIT'),
+    rollback: statement('rollback', 'ROLLBACK'),
+
+    /** One article with its tags and categories as two JSON arrays: one statement, no row product. */
+    findArticle: statement('find_article', `SELECT ${withTermsOf('a')} FROM articles a WHERE a.id = ${p(1)}`),
+    /** The version of article $1, locking its row until the transaction ends (PostgreSQL). */
+    lockArticle: statement('lock_article', `SELECT version FROM articles WHERE id = ${p(1)}${d.lockRow}`),
+    pageOfVisible: {
+      none: pageOfVisible({ tag: false, category: false }),
+      tag: pageOfVisible({ tag: true, category: false }),
+      category: pageOfVisible({ tag: false, category: true }),
+      both: pageOfVisible({ tag: true, category: true }),
+    },
+    /** The links of the articles whose ids are in JSON array $1, with their terms, by name. */
+    linksOfArticles: statement(
+      'links_of_articles',
+      `${TERM_KINDS.map(
+        (kind) =>
+          `SELECT '${kind}' AS kind, l.article_id AS "articleId", t.id, t.name, t.description
+             FROM ${links(kind)} l JOIN ${terms(kind)} t ON t.id = l.${termColumn(kind)}
+            WHERE l.article_id IN ${d.jsonElements(1, 'int')}`,
+      ).join(' UNION ALL ')} ORDER BY name`,
+    ),
+    listTerms: {
+      tag: statement('list_tags', `SELECT id, name, description FROM ${terms('tag')} ORDER BY name`),
+      category: statement('list_categories', `SELECT id, name, description FROM ${terms('category')} ORDER BY name`),
+    },
+
+    insertArticle: statement(
+      'insert_article',
+      `INSERT INTO articles (title, description, content, visible, created_at, updated_at, version)
+       VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(5)}, 1) RETURNING id`,
+    ),
+    /**
+     * Applies the fields whose value is not null ($2 says whether the nullable title is set),
+     * moves updated_at to the later of $7 and the stored stamp, counts the version up, and
+     * answers the article as written, all in one statement. With $8 (a JSON array of versions)
+     * it changes the row only at one of those versions: check and write are one statement.
+     */
+    updateArticle: statement(
+      'update_article',
+      `UPDATE articles SET
+         title = CASE WHEN ${p(2)} THEN ${p(3)} ELSE title END,
+         description = COALESCE(${p(4)}, description),
+         content = COALESCE(${p(5)}, content),
+         visible = COALESCE(${p(6)}, visible),
+         updated_at = ${d.greatest}(${p(7)}, updated_at),
+         version = version + 1
+       WHERE id = ${p(1)} AND (${d.jsonParam(8)} IS NULL OR version IN ${d.jsonElements(8, 'int')})
+       RETURNING ${withTermsOf('articles')}`,
+    ),
+    deleteArticle: statement('delete_article', `DELETE FROM articles WHERE id = ${p(1)}`),
+
+    /** The terms whose ids or names are in JSON arrays: tags $1 (ids) $2 (names), categories $3 $4. */
+    findTerms: statement(
+      'find_terms',
+      TERM_KINDS.map(
+        (kind, index) =>
+          `SELECT '${kind}' AS kind, id, name, description FROM ${terms(kind)}
+            WHERE id IN ${d.jsonElements(1 + index * 2, 'text')} OR name IN ${d.jsonElements(2 + index * 2, 'text')}`,
+      ).join(' UNION ALL '),
+    ),
+    /**
+     * Inserts new terms, tags from $1 and categories from $2 (JSON arrays of [id, name,
+     * description]); a name that exists, or that a concurrent transaction inserts first, is
+     * skipped (ON CONFLICT waits for that transaction). `WHERE true` tells SQLite's parser that
+     * ON CONFLICT belongs to the INSERT.
+     */
+    insertTerms: writes(
+      'insert_terms',
+      TERM_KINDS.map((kind, index) =>
+        statement(
+          `insert_${kind}_terms`,
+          `INSERT INTO ${terms(kind)} (id, name, description)
+         SELECT value ->> 0, value ->> 1, value ->> 2 FROM ${d.jsonRows(1 + index)} WHERE true
+         ON CONFLICT DO NOTHING`,
+        ),
+      ),
+    ),
+    /** Links article $1 to tags $2 and categories $3 (JSON arrays of ids); existing links stay. */
+    insertLinks: writes('insert_links', insertLinks),
+    /**
+     * Makes article $1's tag links exactly $2 when $4, and its category links exactly $3 when
+     * $5: drops the others, then adds the new ones.
+     */
+    replaceLinks: writes('replace_links', [...removeOtherLinks, ...insertLinks]),
+  };
+}
+
+export type ArticleStatements = ReturnType<typeof articleStatements>;

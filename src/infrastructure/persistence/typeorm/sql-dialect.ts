@@ -1,0 +1,81 @@
+/**
+ * What differs between PostgreSQL and SQLite for the article repository, and nothing else:
+ * placeholders, a few SQL fragments, how values are encoded, and one capability flag. The
+ * statements (article-statements.ts) and the repository's algorithm are shared.
+ */
+export interface SqlDialect {
+  readonly name: 'postgres' | 'sqlite';
+  /** The n-th parameter (1-based); the same parameter may appear several times. */
+  param(n: number): string;
+  /** A JSON array parameter as a one-column table of its elements (`value`), typed `elementType`. */
+  jsonElements(n: number, elementType: 'int' | 'text'): string;
+  /** A JSON array-of-arrays parameter as rows; `value ->> i` is element i of a row (text). */
+  jsonRows(n: number): string;
+  /** The n-th parameter is a JSON text that may be null. */
+  jsonParam(n: number): string;
+  /** A timestamp column as epoch milliseconds (a number). */
+  epochMs(column: string): string;
+  /** A JSON array of `{id, name, description}` built from the rows of alias `t`, ordered by name. */
+  termsJsonArray: string;
+  /** The larger of two values. */
+  greatest: 'GREATEST' | 'MAX';
+  /** Opens a write transaction. */
+  begin: string;
+  /** Appended to a SELECT that reads the row a transaction is about to change. */
+  lockRow: string;
+  /**
+   * Several data-changing statements can run as one (PostgreSQL: WITH … INSERT/DELETE). When
+   * false, the repository sends them one after another, inside its transaction.
+   */
+  combinesWrites: boolean;
+  encodeBoolean(value: boolean): unknown;
+  encodeTimestamp(value: Date): unknown;
+  /** JSON columns: PostgreSQL's driver parses them, SQLite answers text. */
+  decodeJson<T>(value: unknown): T;
+}
+
+/** PostgreSQL: names compare in "C" collation (the schema says so), timestamps are timestamptz(3). */
+export const POSTGRES_DIALECT: SqlDialect = {
+  name: 'postgres',
+  param: (n) => `$${n}`,
+  jsonElements: (n, elementType) =>
+    `(SELECT value::${elementType === 'int' ? 'integer' : 'varchar'} FROM json_array_elements_text($${n}::json) AS value)`,
+  jsonRows: (n) => `json_array_elements($${n}::json) AS value`,
+  jsonParam: (n) => `$${n}::json`,
+  // float8 holds every millisecond value exactly; a number becomes a Date faster than text parses.
+  epochMs: (column) => `round(extract(epoch FROM ${column}) * 1000)::float8`,
+  termsJsonArray: `coalesce(json_agg(json_build_object('id', t.id, 'name', t.name, 'description', t.description)
+                    ORDER BY t.name), '[]')`,
+  greatest: 'GREATEST',
+  begin: 'BEGIN',
+  lockRow: ' FOR UPDATE',
+  combinesWrites: true,
+  encodeBoolean: (value) => value,
+  encodeTimestamp: (value) => value,
+  decodeJson: <T>(value: unknown) => value as T,
+};
+
+/**
+ * SQLite: BINARY collation sorts names by code point; timestamps are stored as UTC text with
+ * milliseconds (`2026-01-02 03:04:05.678`, the format TypeORM has always written); booleans 0/1.
+ * BEGIN IMMEDIATE takes the write lock at once, so two processes' transactions never deadlock
+ * upgrading a read lock. One connection: a transaction already serializes writers (no row lock).
+ */
+export const SQLITE_DIALECT: SqlDialect = {
+  name: 'sqlite',
+  // Named (@p1), not numbered (?1): better-sqlite3 binds names, and a statement may skip a number.
+  param: (n) => `@p${n}`,
+  jsonElements: (n) => `(SELECT value FROM json_each(@p${n}))`,
+  jsonRows: (n) => `json_each(@p${n})`,
+  jsonParam: (n) => `@p${n}`,
+  epochMs: (column) => `CAST(round(unixepoch(${column}, 'subsec') * 1000) AS INTEGER)`,
+  termsJsonArray: `json_group_array(json_object('id', t.id, 'name', t.name, 'description', t.description)
+                    ORDER BY t.name)`,
+  greatest: 'MAX',
+  begin: 'BEGIN IMMEDIATE',
+  lockRow: '',
+  combinesWrites: false,
+  encodeBoolean: (value) => (value ? 1 : 0),
+  encodeTimestamp: (value) => value.toISOString().replace('T', ' ').replace('Z', ''),
+  decodeJson: <T>(value: unknown) => JSON.parse(value as string) as T,
+};
