@@ -5,6 +5,7 @@ import { deleteArticleSuite } from './delete-article.suite';
 import { pagesAndFiltersSuite } from './pages-and-filters.suite';
 import { readRoutesSuite } from './read-routes.suite';
 import { routingSuite } from './routing-and-auth.suite';
+import { streamedListSuite } from './streamed-list.suite';
 import { updateArticleSuite } from './update-article.suite';
 
 /** The whole HTTP contract of api.md, on one storage. */
@@ -16,6 +17,7 @@ export function describeHttpApi(kind: StorageKind): void {
     conditionalWritesSuite(kind);
     readRoutesSuite(kind);
     pagesAndFiltersSuite(kind);
+    streamedListSuite(kind);
     routingSuite(kind);
   });
 }
