@@ -41,6 +41,8 @@ export interface RouteDefinition {
   /** The HTTP status and the `data` of a success. */
   status: 200 | 201;
   data: z.ZodType;
+  /** A GET whose ETag makes it conditional: 304, no body, when If-None-Match names the current tag. */
+  notModified?: boolean;
   /** Headers of a success, by name. */
   responseHeaders?: Readonly<Record<string, ResponseHeader>>;
   /** Failure statuses the route has beyond those its body, params and token imply. */

@@ -119,6 +119,7 @@ export function apiRouteTable({ articles, seed, terms }: HttpControllers, option
       status: 200,
       data: articleJson.nullable(),
       responseHeaders: { ETag: entityTag(false) },
+      notModified: true,
       handle: ({ params }) => articles.getOne(params.id),
     }),
     ...(options.seedEnabled

@@ -31,6 +31,18 @@ export function conditionalWritesSuite(kind: StorageKind): void {
       expect(touched.headers.etag).not.toBe(updated.headers.etag);
     });
 
+    it('GET /article/:id answers 304 without a body to an If-None-Match naming the current tag', async () => {
+      const { article, etag } = await createOne();
+      const notModified = await get(`/article/${article.id}`).set('If-None-Match', etag);
+      expect(notModified.status).toBe(304);
+      expect(notModified.text ?? '').toBe('');
+
+      await post('/article/update', { id: article.id, title: 'second' }).expect(200);
+      const modified = await get(`/article/${article.id}`).set('If-None-Match', etag);
+      expect(modified.status).toBe(200);
+      expect(modified.body.data.title).toBe('second');
+    });
+
     it('sends no ETag when no article has the id, nor on the list', async () => {
       expect((await get('/article/99')).headers.etag).toBeUndefined();
       await createOne();

@@ -80,6 +80,9 @@ function operation(
         ...(route.responseHeaders ? { headers: route.responseHeaders } : {}),
         content: { 'application/json': { schema: successOf(route.data) } },
       },
+      ...(route.notModified
+        ? { 304: { description: 'Not modified: If-None-Match names the current ETag; no body' } }
+        : {}),
       ...failures(route, { ...context, needsToken }),
     },
   };
