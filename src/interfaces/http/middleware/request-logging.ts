@@ -17,7 +17,8 @@ export function requestLogging(logger: Logger) {
     customAttributeKeys: { reqId: 'requestId' },
     customLogLevel: (_request, response, error) => {
       if (response.statusCode === 503) return 'warn';
-      if (error || response.statusCode >= 500) return 'error';
+      // response.err: a failure after the status was sent (a streamed list cut midway).
+      if (error || (response as { err?: unknown }).err || response.statusCode >= 500) return 'error';
       return 'info';
     },
     customSuccessObject: (request, response, logged: { responseTime: number }) => line(request, response, logged),
