@@ -1,5 +1,11 @@
 import type { ErrorRequestHandler } from 'express';
-import { ArticleNotFoundError, StorageUnavailableError, UnknownReferenceError, ValidationError } from '../../domain';
+import {
+  ArticleChangedError,
+  ArticleNotFoundError,
+  StorageUnavailableError,
+  UnknownReferenceError,
+  ValidationError,
+} from '../../domain';
 import { HttpRequestError } from './request-errors';
 import { failure } from './response';
 
@@ -10,6 +16,7 @@ const ERROR_STATUS: ReadonlyArray<readonly [ErrorClass, number]> = [
   [ValidationError, 400],
   [UnknownReferenceError, 400],
   [ArticleNotFoundError, 404],
+  [ArticleChangedError, 412],
   [StorageUnavailableError, 503],
 ];
 

@@ -27,7 +27,9 @@ export function requestLogging(logger: Logger): RequestHandler {
         status: response.statusCode,
         durationMs: Date.now() - started,
       };
-      if (response.statusCode >= 500) line.err = error ?? new Error(`failed with status code ${response.statusCode}`);
+      // response.err also marks a failure after the status was sent (a streamed list cut midway).
+      if (error !== undefined || response.statusCode >= 500)
+        line.err = error ?? new Error(`failed with status code ${response.statusCode}`);
       logger[level](line, `${request.method} ${path} ${response.statusCode}`);
     });
     next();
