@@ -48,7 +48,7 @@ function clientErrorRaisedByExpress(error: unknown): { status: number; message: 
 
 /**
  * Answers every error in the wrapper. The unexpected and the unavailable are handed to the
- * request's log line (pino-http reads `response.err`), so each is logged once, with its cause.
+ * request's log line (request-logging.ts reads `response.err`), so each is logged once, with its cause.
  */
 export function errorHandler(): ErrorRequestHandler {
   return (error, _request, response, next) => {

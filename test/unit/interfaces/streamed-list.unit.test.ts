@@ -133,7 +133,7 @@ describe('writeStreamedList', () => {
       expect(complete).toBe(false);
       expect(() => JSON.parse(text)).toThrow();
       expect(text.startsWith('{"statusCode":10000,"data":[{"n":0}')).toBe(true);
-      // The request's log line reports it (pino-http reads response.err).
+      // The request's log line reports it (request-logging.ts reads response.err).
       expect((server.responses[0] as { err?: unknown }).err).toBe(failure);
     } finally {
       await server.close();
