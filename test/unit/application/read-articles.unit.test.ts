@@ -1,5 +1,11 @@
-import { CreateArticle, GetArticle, LIST_BATCH_SIZE, ListVisibleArticles } from '../../../src/application';
-import type { Article } from '../../../src/domain';
+import {
+  CreateArticle,
+  GetArticle,
+  LATER_BATCH_RETRIES,
+  LIST_BATCH_SIZE,
+  ListVisibleArticles,
+} from '../../../src/application';
+import { type Article, StorageUnavailableError } from '../../../src/domain';
 import { InMemoryArticleRepository } from '../../../src/infrastructure/persistence/memory/in-memory-article-repository';
 import { aCreateInput } from '../../support/builders';
 import { TestClock } from '../../support/test-clock';
@@ -7,8 +13,11 @@ import { TestClock } from '../../support/test-clock';
 /** Counts the pages a use case reads, on the real in-memory store. */
 class CountingRepository extends InMemoryArticleRepository {
   pagesRead = 0;
+  /** Page reads (1-based) that fail as an unreachable storage would. */
+  failingReads = new Set<number>();
   override async listVisible(...args: Parameters<InMemoryArticleRepository['listVisible']>): Promise<Article[]> {
     this.pagesRead++;
+    if (this.failingReads.has(this.pagesRead)) throw new StorageUnavailableError();
     return super.listVisible(...args);
   }
 }
@@ -79,6 +88,26 @@ describe('reading articles', () => {
       expect(ids).toEqual([...ids].sort((a, b) => a - b));
       expect(new Set(ids).size).toBe(ids.length);
       expect(repository.pagesRead).toBe(3);
+    });
+
+    it('reads a later batch again when the storage fails, and gives up after the retries', async () => {
+      for (let n = 0; n < LIST_BATCH_SIZE * 2; n++) await createArticle.execute(aCreateInput({ title: `n${n}` }));
+      const everything = await listArticles.execute();
+      repository.pagesRead = 0;
+      // The second batch fails twice, then is read: the list is whole, each article once.
+      repository.failingReads = new Set([2, 3]);
+      await expect(listArticles.execute()).resolves.toEqual(everything);
+
+      repository.pagesRead = 0;
+      repository.failingReads = new Set(Array.from({ length: LATER_BATCH_RETRIES + 1 }, (_, i) => i + 2));
+      await expect(listArticles.execute()).rejects.toBeInstanceOf(StorageUnavailableError);
+    });
+
+    it('does not retry the first batch: the client can still be answered 503', async () => {
+      repository.pagesRead = 0;
+      repository.failingReads = new Set([1]);
+      await expect(listArticles.batches().next()).rejects.toBeInstanceOf(StorageUnavailableError);
+      expect(repository.pagesRead).toBe(1);
     });
 
     it('reads no further batch once the caller stops', async () => {
