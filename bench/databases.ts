@@ -25,11 +25,28 @@ const DELETE_AFTER = ['article_tags', 'article_categories', 'articles'].map(
   (table) => `DELETE FROM ${table} WHERE ${table === 'articles' ? 'id' : 'article_id'} > $1`,
 );
 
-/** A new database on BENCH_DATABASE_URL's server, or on a throwaway embedded PostgreSQL. */
-export async function openPostgres(): Promise<BenchDatabase> {
+/** A PostgreSQL server that several bench databases can share. */
+export interface PostgresServer {
+  readonly url: string;
+  readonly embedded: boolean;
+  destroy(): Promise<void>;
+}
+
+/** BENCH_DATABASE_URL's server (left running), or a throwaway embedded PostgreSQL. */
+export async function openPostgresServer(): Promise<PostgresServer> {
   const given = process.env.BENCH_DATABASE_URL;
-  const embedded = given ? null : await PostgresTestServer.create();
-  const serverUrl = given ?? (embedded as PostgresTestServer).url;
+  if (given) return { url: given, embedded: false, destroy: async () => {} };
+  const embedded = await PostgresTestServer.create();
+  return { url: embedded.url, embedded: true, destroy: () => embedded.destroy() };
+}
+
+/**
+ * A new database on `server`, or on a server of its own (BENCH_DATABASE_URL's, or a throwaway
+ * embedded PostgreSQL) stopped with it.
+ */
+export async function openPostgres(server?: PostgresServer): Promise<BenchDatabase> {
+  const own = server ? null : await openPostgresServer();
+  const { url: serverUrl, embedded } = server ?? (own as PostgresServer);
   const name = `blog_bench_${randomBytes(6).toString('hex')}`;
   await withClient(serverUrl, (admin) => admin.query(`CREATE DATABASE ${name}`));
   const url = new URL(serverUrl);
@@ -49,7 +66,7 @@ export async function openPostgres(): Promise<BenchDatabase> {
       }),
     close: async () => {
       await withClient(serverUrl, (admin) => admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
-      await embedded?.destroy();
+      await own?.destroy();
     },
   };
 }

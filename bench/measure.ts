@@ -56,7 +56,8 @@ function load(
     // seconds on two cores (mean latency = connections / throughput), so the bound is generous.
     timeout: 30,
     requests: scenario.requests(dataset),
-    verifyBody: (body) => typeof body === 'string' && body.startsWith(SUCCESS_PREFIX),
+    verifyBody: (body) =>
+      typeof body === 'string' && (scenario.verifyBody ? scenario.verifyBody(body) : body.startsWith(SUCCESS_PREFIX)),
   });
 }
 

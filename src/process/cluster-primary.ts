@@ -7,14 +7,17 @@ import { openDataSource } from '../infrastructure/persistence/typeorm/data-sourc
 const MIN_WORKER_LIFETIME_MS = 5_000;
 
 /**
- * WORKERS > 1: this process serves nothing itself. It migrates the database once (workers
- * starting together would race to create the schema), forks the workers, which share the
- * port, replaces a worker that crashes, and on SIGTERM/SIGINT passes the signal on, waits
- * for every worker to drain, and exits 0 if all of them did.
+ * WORKERS > 1: this process serves nothing itself. It forks the workers, which share the port,
+ * replaces a worker that crashes, and on SIGTERM/SIGINT passes the signal on, waits for every
+ * worker to drain, and exits 0 if all of them did.
+ *
+ * It never touches PostgreSQL, so an outage cannot end it: each worker connects and migrates on
+ * its own, under the migration's advisory lock, retrying while the database is away. SQLite
+ * has no such lock, and workers migrating one file together would race, so on SQLite this
+ * process migrates the file once before forking (a file that cannot be opened stops the start).
  */
 export async function runClusterPrimary(config: AppConfig, logger: Logger): Promise<void> {
-  if (config.database.kind !== 'memory') await (await openDataSource(config.database)).destroy();
-
+  if (config.database.kind === 'sqlite') await (await openDataSource(config.database)).destroy();
   let stopping = false;
   const startedAt = new Map<Worker, number>();
   const exitCodes: number[] = [];

@@ -13,7 +13,19 @@ describe('WORKERS=2: a primary and two server processes sharing the port', () =>
   });
 
   it('serves from both workers on one database, and on SIGTERM every worker drains and the primary exits 0', async () => {
-    const service = await startService({ DATABASE_URL: 'sqlite:cluster.sqlite', WORKERS: '2' }, workDir);
+    // startService resolves when the first worker listens; the requests wait for the second too,
+    // or they may all reach the first one.
+    let listening = 0;
+    let bothListening: () => void = () => {};
+    const bothUp = new Promise<void>((resolve) => {
+      bothListening = resolve;
+    });
+    const service = await startService({ DATABASE_URL: 'sqlite:cluster.sqlite', WORKERS: '2' }, workDir, {
+      onJsonLine: (entry) => {
+        if (entry.msg === 'blog article API is listening' && ++listening === 2) bothListening();
+      },
+    });
+    await bothUp;
     const created = await Promise.all(
       Array.from({ length: 40 }, (_, i) =>
         fetch(`${service.baseUrl}/article/create`, {

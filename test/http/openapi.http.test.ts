@@ -6,13 +6,24 @@ import { createArticleBody, updateArticleBody } from '../../src/interfaces/http/
 import { readRoutes } from '../../src/interfaces/user-demo/route-decorators';
 import { UserController } from '../../src/interfaces/user-demo/user-controller';
 import { type HttpHarness, openHttpHarness } from '../support/http-harness';
+import { OpenApiResponseCheck } from '../support/openapi-response-check';
 import { ARTICLE_KEYS } from './suites/harness-per-suite';
 
-type Operation = { security?: unknown; responses: Record<string, unknown> };
+type Parameter = { in: string; name: string; required?: boolean; schema: Record<string, unknown> };
+type Operation = {
+  security?: unknown;
+  summary?: string;
+  description?: string;
+  operationId?: string;
+  parameters?: Parameter[];
+  responses: Record<string, { headers?: Record<string, { required?: boolean; schema: { pattern?: string } }> }>;
+};
 type OpenApiDocument = {
   openapi: string;
   paths: Record<string, Record<string, Operation>>;
-  components: { schemas: Record<string, { properties: Record<string, unknown>; required?: string[] }> };
+  components: {
+    schemas: Record<string, { properties: Record<string, unknown>; required?: string[]; example?: unknown }>;
+  };
 };
 
 interface ExpressLayer {
@@ -104,6 +115,129 @@ describe('GET /openapi.json', () => {
     expect(document.paths['/article']?.get?.security).toBeUndefined();
     expect(Object.keys(document.paths['/ready']?.get?.responses ?? {})).toEqual(['200', '500', '503']);
     expect(JSON.stringify(create?.responses['400'])).toContain('#/components/schemas/Failure');
+  });
+  it('documents delete, the list parameters, and the conditional-write headers', () => {
+    const remove = document.paths['/article/delete']?.post;
+    expect(remove?.security).toEqual([{ bearerToken: [] }]);
+    expect(Object.keys(remove?.responses ?? {})).toEqual([
+      '200',
+      '400',
+      '401',
+      '404',
+      '412',
+      '413',
+      '415',
+      '429',
+      '500',
+      '503',
+    ]);
+    expect(Object.keys(document.paths['/article/update']?.post?.responses ?? {})).toContain('412');
+    for (const path of ['/article/update', '/article/delete']) {
+      expect(document.paths[path]?.post?.parameters).toEqual([
+        expect.objectContaining({
+          in: 'header',
+          name: 'If-Match',
+          schema: expect.objectContaining({ type: 'string' }),
+        }),
+      ]);
+    }
+
+    const list = document.paths['/article']?.get;
+    const parameters = Object.fromEntries((list?.parameters ?? []).map((p) => [`${p.in} ${p.name}`, p.schema]));
+    expect(parameters).toEqual({
+      'query limit': expect.objectContaining({ type: 'integer', minimum: 1, maximum: 100 }),
+      'query after': expect.objectContaining({ type: 'integer', minimum: 1, maximum: 2147483647 }),
+      'query tag': expect.objectContaining({ type: 'string', minLength: 1, maxLength: 64 }),
+      'query category': expect.objectContaining({ type: 'string', minLength: 1, maxLength: 64 }),
+    });
+    expect(Object.keys(list?.responses ?? {})).toContain('400');
+    const link = list?.responses['200']?.headers?.Link;
+    expect(link?.required).toBe(false);
+    expect(new RegExp(link?.schema.pattern ?? '^$').test('</article?limit=2&after=7&tag=C%2B%2B>; rel="next"')).toBe(
+      true,
+    );
+
+    const one = document.paths['/article/{id}']?.get;
+    expect(one?.parameters).toEqual([
+      expect.objectContaining({
+        in: 'path',
+        name: 'id',
+        required: true,
+        schema: expect.objectContaining({ type: 'integer', minimum: 1, maximum: 2147483647 }),
+      }),
+    ]);
+    expect(one?.responses['200']?.headers?.ETag?.required).toBe(false);
+    expect(document.paths['/article/create']?.post?.responses['201']?.headers?.ETag?.required).toBe(true);
+    expect(document.paths['/article/update']?.post?.responses['200']?.headers?.ETag?.required).toBe(true);
+  });
+
+  it('gives every operation a summary, a description and a unique operationId, and every schema an example', () => {
+    const operations = Object.values(document.paths).flatMap((methods) => Object.values(methods));
+    for (const operation of operations) {
+      expect(operation).toEqual(
+        expect.objectContaining({
+          summary: expect.any(String),
+          description: expect.any(String),
+          operationId: expect.any(String),
+        }),
+      );
+    }
+    const ids = operations.map((operation) => operation.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const [name, schema] of Object.entries(document.components.schemas)) {
+      expect({ name, example: schema.example }).toEqual({ name, example: expect.anything() });
+    }
+    const article = document.components.schemas.Article?.properties as Record<string, { example?: unknown }>;
+    expect(article.createdAt?.example).toEqual(expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/));
+    expect(article.id?.example).toBe(1);
+  });
+
+  describe('the response check the HTTP suites run', () => {
+    const check = () => new OpenApiResponseCheck(document);
+    const json = { 'content-type': 'application/json; charset=utf-8' };
+    const article = {
+      id: 1,
+      title: null,
+      description: 'd',
+      content: 'c',
+      visible: true,
+      tag: [],
+      category: [],
+      createdAt: '2026-01-01T00:00:00.000Z',
+      updatedAt: '2026-01-01T00:00:00.000Z',
+    };
+    const wrapped = (data: unknown) => ({ statusCode: 10000, data, message: 'Success' });
+
+    it('accepts an answer as documented', () => {
+      expect(
+        check().problemsOf('get', '/article/1', {
+          status: 200,
+          headers: { ...json, etag: '"1-1"' },
+          body: wrapped(article),
+        }),
+      ).toEqual([]);
+      expect(
+        check().problemsOf('get', '/article?limit=1', {
+          status: 200,
+          headers: { ...json, link: '</article?limit=1&after=1>; rel="next"' },
+          body: wrapped([article]),
+        }),
+      ).toEqual([]);
+    });
+
+    it.each([
+      ['a status the operation does not document', 'get', '/article/1', 404, {}, wrapped(null)],
+      ['a required ETag missing', 'post', '/article/update', 200, {}, wrapped(article)],
+      ['a malformed ETag', 'get', '/article/1', 200, { etag: 'W/"1-1"' }, wrapped(article)],
+      ['a malformed Link', 'get', '/article', 200, { link: '</article?after=1>; rel="next"' }, wrapped([])],
+      ['an article without a field', 'get', '/article/1', 200, {}, wrapped({ ...article, content: undefined })],
+      ['an article with a field too many', 'get', '/article', 200, {}, wrapped([{ ...article, version: 1 }])],
+      ['a timestamp that is not one', 'get', '/article/1', 200, {}, wrapped({ ...article, createdAt: 'yesterday' })],
+      ['a failure body that is not the wrapper', 'post', '/article/delete', 404, {}, { error: 'not found' }],
+      ['an unknown route answered with a 200', 'get', '/nowhere', 200, {}, wrapped(null)],
+    ])('finds %s', (_case, method, url, status, headers, body) => {
+      expect(check().problemsOf(method, url, { status, headers: { ...json, ...headers }, body })).not.toEqual([]);
+    });
   });
 });
 

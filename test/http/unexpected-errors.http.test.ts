@@ -1,9 +1,13 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import type { ArticleRepository } from '../../src/application';
 import {
   CheckReadiness,
   CreateArticle,
+  DeleteArticle,
   GetArticle,
+  LIST_BATCH_SIZE,
   ListCategories,
   ListTags,
   ListVisibleArticles,
@@ -18,6 +22,7 @@ import { HealthController } from '../../src/interfaces/http/controllers/health-c
 import { SeedController } from '../../src/interfaces/http/controllers/seed-controller';
 import { TermController } from '../../src/interfaces/http/controllers/term-controller';
 import { UserController } from '../../src/interfaces/user-demo/user-controller';
+import { aNewArticle } from '../support/builders';
 import { capturedLogger } from '../support/captured-logger';
 
 /** A real repository whose reads fail the way a bug or a driver surprise would. */
@@ -30,13 +35,28 @@ class BrokenReadsRepository extends InMemoryArticleRepository {
   }
 }
 
+/** Reads the first page of the list, then fails the way a dropped database connection would. */
+class FailsAfterFirstPageRepository extends InMemoryArticleRepository {
+  private pagesRead = 0;
+  override async listVisible(...args: Parameters<InMemoryArticleRepository['listVisible']>) {
+    if (++this.pagesRead > 1) throw new Error('Connection terminated unexpectedly');
+    return super.listVisible(...args);
+  }
+}
+
 function appOn(repository: ArticleRepository, logger = capturedLogger().logger) {
   const clock = { now: () => new Date() };
   const create = new CreateArticle(repository, clock);
   const list = new ListVisibleArticles(repository);
   return createHttpApp(
     {
-      articles: new ArticleController(create, new UpdateArticle(repository, clock), list, new GetArticle(repository)),
+      articles: new ArticleController(
+        create,
+        new UpdateArticle(repository, clock),
+        new DeleteArticle(repository),
+        list,
+        new GetArticle(repository),
+      ),
       seed: new SeedController(new SeedArticles(create, list)),
       terms: new TermController(new ListTags(repository), new ListCategories(repository)),
       health: new HealthController(new CheckReadiness({ ping: async () => {} }, new ServiceLifecycle(), 1000)),
@@ -93,5 +113,42 @@ describe('anything unexpected', () => {
       .send({ content: 'x'.repeat(1100) });
     expect(response.status).toBe(413);
     expect(response.body.message).toBe('body: larger than the limit of 1024 bytes');
+  });
+
+  it('a failure after the first byte of the streamed list cuts the connection and is logged', async () => {
+    const repository = new FailsAfterFirstPageRepository();
+    for (let n = 0; n < LIST_BATCH_SIZE + 1; n++) await repository.create(aNewArticle().build());
+    const { logger, lines } = capturedLogger();
+    const server = http.createServer(appOn(repository, logger));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const received = await new Promise<{ status?: number; text: string; complete: boolean }>((resolve) => {
+        let text = '';
+        http
+          .get({ host: '127.0.0.1', port, path: '/article', agent: false }, (response) => {
+            response.setEncoding('utf8');
+            response.on('data', (chunk: string) => {
+              text += chunk;
+            });
+            response.on('end', () => resolve({ status: response.statusCode, text, complete: response.complete }));
+            response.on('error', () => resolve({ status: response.statusCode, text, complete: false }));
+          })
+          // The cut may come before any byte reached the client: a hang-up, and no list at all.
+          .on('error', () => resolve({ text, complete: false }));
+      });
+      expect(received.complete).toBe(false);
+      expect(() => JSON.parse(received.text)).toThrow();
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(lines).toEqual([
+        expect.objectContaining({
+          level: 50,
+          path: '/article',
+          err: expect.objectContaining({ message: 'Connection terminated unexpectedly' }),
+        }),
+      ]);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

@@ -9,6 +9,7 @@ describeDatabaseFault({
   file: 'postgres-freeze',
   scenario: 'frozen',
   done: 'server and backends frozen (SIGSTOP) 10 s, then resumed',
-  takeAway: async (server) => server.freeze(),
-  bringBack: async (server) => server.thaw(),
+  unreachable: true,
+  takeAway: async ({ server }) => server.freeze(),
+  bringBack: async ({ server }) => server.thaw(),
 });

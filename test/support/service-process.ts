@@ -76,8 +76,13 @@ export function runServiceToExit(env: Record<string, string>, cwd: string) {
   return runScriptToExit('main.js', env, cwd);
 }
 
-/** Runs a built entry point of dist/src (main.js, migrate.js) to its end. */
-export function runScriptToExit(script: string, env: Record<string, string>, cwd: string) {
+/** Runs a built entry point of dist/src (main.js, migrate.js) to its end; `onStderr` sees its stderr as it comes. */
+export function runScriptToExit(
+  script: string,
+  env: Record<string, string>,
+  cwd: string,
+  onStderr: (text: string) => void = () => {},
+) {
   const child = spawn(process.execPath, [path.join(BUILT, script)], {
     cwd,
     env: { PATH: process.env.PATH ?? '', ...env },
@@ -89,6 +94,7 @@ export function runScriptToExit(script: string, env: Record<string, string>, cwd
   });
   child.stderr.on('data', (chunk) => {
     stderr += chunk;
+    onStderr(stderr);
   });
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
     child.once('exit', (code) => resolve({ code, stdout, stderr })),

@@ -1,4 +1,4 @@
-import type { Article } from '../../domain';
+import { type Article, StorageUnavailableError } from '../../domain';
 import type { ArticleRepository } from '../ports/article-repository';
 
 export interface ListVisibleArticlesInput {
@@ -18,6 +18,14 @@ export interface VisibleArticlesPageInput extends ListVisibleArticlesInput {
  * whatever the number of articles, and each statement stays bounded.
  */
 export const LIST_BATCH_SIZE = 500;
+
+/**
+ * How often a batch after the first is read again when the storage fails. By then the answer
+ * has begun and cannot turn into a 503, so a retry (reads are safe to repeat, and the next batch
+ * starts after the last id sent) is what still gives the client a whole list; a storage that
+ * keeps failing cuts the answer as before.
+ */
+export const LATER_BATCH_RETRIES = 2;
 
 /** Visible articles by id ascending, as one page or as every one of them in batches. */
 export class ListVisibleArticles {
@@ -39,11 +47,21 @@ export class ListVisibleArticles {
    */
   async *batches(input: ListVisibleArticlesInput = {}): AsyncGenerator<Article[]> {
     let after = input.after;
-    for (;;) {
-      const batch = await this.page({ ...input, after, limit: LIST_BATCH_SIZE });
+    for (let retries = 0; ; retries = LATER_BATCH_RETRIES) {
+      const batch = await this.pageRetrying({ ...input, after, limit: LIST_BATCH_SIZE }, retries);
       if (batch.length > 0) yield batch;
       if (batch.length < LIST_BATCH_SIZE) return;
       after = (batch[batch.length - 1] as Article).id;
+    }
+  }
+
+  private async pageRetrying(input: VisibleArticlesPageInput, retries: number): Promise<Article[]> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.page(input);
+      } catch (error) {
+        if (!(error instanceof StorageUnavailableError) || attempt >= retries) throw error;
+      }
     }
   }
 

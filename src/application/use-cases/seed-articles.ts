@@ -11,10 +11,14 @@ export class SeedArticles {
     private readonly listVisibleArticles: ListVisibleArticles,
   ) {}
 
-  async execute(): Promise<Article[]> {
+  /**
+   * Creates the three articles, then answers every visible article in batches, as GET /article
+   * reads them: the list is not held in memory whole.
+   */
+  async execute(): Promise<AsyncGenerator<Article[]>> {
     for (let n = 1; n <= SEED_COUNT; n++) {
       await this.createArticle.execute({ title: `Article ${n}`, content: `Content ${n}` });
     }
-    return this.listVisibleArticles.execute();
+    return this.listVisibleArticles.batches();
   }
 }

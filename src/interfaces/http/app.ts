@@ -38,15 +38,15 @@ export interface HttpAppControllers extends HttpControllers {
 export function createHttpApp(controllers: HttpAppControllers, options: HttpAppOptions): Express {
   const api = apiRouteTable(controllers, { seedEnabled: options.seedEnabled });
   const probes = probeRouteTable(controllers);
-  const document = buildOpenApiDocument(
-    { api, probes },
-    { apiToken: options.apiToken !== null, rateLimited: options.rateLimitPerMinute !== null },
-  );
+  const document = openApiDocumentOf(controllers, options);
   const metrics = httpMetrics();
   const routeOptions = { apiToken: options.apiToken, bodyLimitBytes: options.bodyLimitBytes };
 
   const app = express();
   app.disable('x-powered-by');
+  // The only entity tags this API sends are the articles' (entity-tag.ts): Express's weak tags of
+  // answer bodies would be mistaken for them and sent back in If-Match, never matching.
+  app.set('etag', false);
   if (options.trustProxyHops > 0) app.set('trust proxy', options.trustProxyHops);
   app.use(requestId, requestLogging(options.logger), metrics.middleware);
   app.use(closeConnectionWhenStopping(options.isShuttingDown));
@@ -64,4 +64,15 @@ export function createHttpApp(controllers: HttpAppControllers, options: HttpAppO
   app.use((request, _response, next) => next(routeNotFound(request.method, request.path)));
   app.use(errorHandler());
   return app;
+}
+
+/** The OpenAPI document the app serves at /openapi.json; also written for the linter, without a server. */
+export function openApiDocumentOf(
+  controllers: HttpControllers,
+  options: Pick<HttpAppOptions, 'apiToken' | 'rateLimitPerMinute' | 'seedEnabled'>,
+) {
+  return buildOpenApiDocument(
+    { api: apiRouteTable(controllers, { seedEnabled: options.seedEnabled }), probes: probeRouteTable(controllers) },
+    { apiToken: options.apiToken !== null, rateLimited: options.rateLimitPerMinute !== null },
+  );
 }

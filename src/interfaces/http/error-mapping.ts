@@ -1,5 +1,11 @@
 import type { ErrorRequestHandler } from 'express';
-import { ArticleNotFoundError, StorageUnavailableError, UnknownReferenceError, ValidationError } from '../../domain';
+import {
+  ArticleChangedError,
+  ArticleNotFoundError,
+  StorageUnavailableError,
+  UnknownReferenceError,
+  ValidationError,
+} from '../../domain';
 import { HttpRequestError } from './request-errors';
 import { failure } from './response';
 
@@ -10,6 +16,7 @@ const ERROR_STATUS: ReadonlyArray<readonly [ErrorClass, number]> = [
   [ValidationError, 400],
   [UnknownReferenceError, 400],
   [ArticleNotFoundError, 404],
+  [ArticleChangedError, 412],
   [StorageUnavailableError, 503],
 ];
 
@@ -41,7 +48,7 @@ function clientErrorRaisedByExpress(error: unknown): { status: number; message: 
 
 /**
  * Answers every error in the wrapper. The unexpected and the unavailable are handed to the
- * request's log line (pino-http reads `response.err`), so each is logged once, with its cause.
+ * request's log line (request-logging.ts reads `response.err`), so each is logged once, with its cause.
  */
 export function errorHandler(): ErrorRequestHandler {
   return (error, _request, response, next) => {

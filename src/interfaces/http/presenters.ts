@@ -1,31 +1,54 @@
 import { z } from 'zod';
-import type { Article, Term } from '../../domain';
+import { ARTICLE_RULES, type Article, type Term } from '../../domain';
 
 /* The shapes of what the API answers. The types below come from them, and so does the OpenAPI document. */
 
 export const termJson = z
   .object({
-    id: z.string().meta({ description: 'Generated when the tag or category was first named' }),
-    name: z.string(),
-    description: z.string().nullable(),
+    id: z
+      .string()
+      .meta({ description: 'Generated when the tag or category was first named', example: 'uln4q7lk60tqcd7iftk4jvl7' }),
+    name: z.string().meta({ example: 'TypeScript' }),
+    description: z.string().nullable().meta({ example: 'Typed JavaScript' }),
   })
-  .meta({ id: 'Term', description: 'A tag or a category' });
+  .meta({
+    id: 'Term',
+    description: 'A tag or a category',
+    example: { id: 'uln4q7lk60tqcd7iftk4jvl7', name: 'TypeScript', description: 'Typed JavaScript' },
+  });
+
+const EXAMPLE_TIME = '2026-11-22T01:58:58.672Z';
 
 export const articleJson = z
   .object({
-    id: z.number().int().min(1),
-    title: z.string().nullable(),
-    description: z.string(),
-    content: z.string(),
-    visible: z.boolean(),
+    id: z.number().int().min(1).max(ARTICLE_RULES.maxId).meta({ example: 1 }),
+    title: z.string().nullable().meta({ example: 'Hello' }),
+    description: z.string().meta({ example: ARTICLE_RULES.defaultDescription }),
+    content: z.string().meta({ example: 'First post' }),
+    visible: z.boolean().meta({ example: true }),
     tag: z.array(termJson).meta({ description: 'Sorted by name' }),
     category: z.array(termJson).meta({ description: 'Sorted by name' }),
-    createdAt: z.iso.datetime(),
-    updatedAt: z.iso.datetime(),
+    createdAt: z.iso.datetime().meta({ example: EXAMPLE_TIME }),
+    updatedAt: z.iso.datetime().meta({ example: EXAMPLE_TIME }),
   })
-  .meta({ id: 'Article' });
+  .meta({
+    id: 'Article',
+    example: {
+      id: 1,
+      title: 'Hello',
+      description: ARTICLE_RULES.defaultDescription,
+      content: 'First post',
+      visible: true,
+      tag: [{ id: 'uln4q7lk60tqcd7iftk4jvl7', name: 'TypeScript', description: 'Typed JavaScript' }],
+      category: [{ id: 'caouzz30pzjud1fiz0lf2zd3', name: 'dev', description: null }],
+      createdAt: EXAMPLE_TIME,
+      updatedAt: EXAMPLE_TIME,
+    },
+  });
 
-export const healthJson = z.object({ status: z.enum(['ok', 'ready']) }).meta({ id: 'Health' });
+export const healthJson = z
+  .object({ status: z.enum(['ok', 'ready']).meta({ example: 'ready' }) })
+  .meta({ id: 'Health', example: { status: 'ready' } });
 
 export type TermJson = z.infer<typeof termJson>;
 /** Exactly the nine fields of the contract, in its order. */

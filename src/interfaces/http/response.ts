@@ -15,3 +15,16 @@ export function success<T>(data: T): Wrapped<T> {
 export function failure(message: string): Wrapped<never> {
   return { statusCode: FAILURE_CODE, data: null, message };
 }
+
+/** A success whose answer carries headers beside its data (ETag, Link). */
+export class WithHeaders {
+  constructor(
+    readonly data: unknown,
+    readonly headers: Readonly<Record<string, string>>,
+  ) {}
+}
+
+/** A success whose `data` is a list written as it is read, one batch at a time. */
+export class StreamedList {
+  constructor(readonly batches: AsyncGenerator<readonly unknown[]>) {}
+}

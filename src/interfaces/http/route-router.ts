@@ -1,9 +1,11 @@
-import { type RequestHandler, Router } from 'express';
+import { type Request, type RequestHandler, Router } from 'express';
+import type { z } from 'zod';
 import { jsonBody } from './middleware/json-body';
 import { requireBearerToken } from './middleware/require-bearer-token';
 import { routeNotFound } from './request-errors';
-import { success } from './response';
+import { StreamedList, success, WithHeaders } from './response';
 import type { RouteDefinition } from './route-definition';
+import { writeStreamedList } from './streamed-list';
 import { parseInput } from './validation/article-schemas';
 
 export interface RouteRouterOptions {
@@ -11,7 +13,10 @@ export interface RouteRouterOptions {
   bodyLimitBytes: number;
 }
 
-/** Serves a route table: token, then body, then schemas, then the handler; answers wrapped. */
+/**
+ * Serves a route table: token, then body, then schemas (path, query, headers, body), then the
+ * handler; answers wrapped, with the handler's headers, or streamed when it answers a StreamedList.
+ */
 export function routeRouter(routes: readonly RouteDefinition[], options: RouteRouterOptions): Router {
   const router = Router();
   const notFound: RequestHandler = (request, _response, next) => next(routeNotFound(request.method, request.path));
@@ -22,12 +27,21 @@ export function routeRouter(routes: readonly RouteDefinition[], options: RouteRo
     if (route.body) guards.push(jsonBody(options.bodyLimitBytes));
     router[route.method](route.path, ...guards, async (request, response) => {
       const params = route.params ? parseInput(route.params, request.params) : undefined;
+      const query = route.query ? parseInput(route.query, request.query) : undefined;
+      const headers = route.headers && parseInput(route.headers, headersNamedIn(route.headers, request));
       const body = route.body ? parseInput(route.body, request.body) : undefined;
-      const data = await route.handle({ body, params });
-      response.status(route.status).json(success(data));
+      const answer = await route.handle({ body, params, query, headers });
+      if (answer instanceof StreamedList) return writeStreamedList(response, route.status, answer.batches);
+      if (answer instanceof WithHeaders) response.set(answer.headers);
+      response.status(route.status).json(success(answer instanceof WithHeaders ? answer.data : answer));
     });
     // A known path asked with another method is a 404, like an unknown route.
     router.all(route.path, notFound);
   }
   return router;
+}
+
+/** The request headers a schema names, under the names it spells them with (HTTP names ignore case). */
+function headersNamedIn(schema: z.ZodObject, request: Request): Record<string, string | undefined> {
+  return Object.fromEntries(Object.keys(schema.shape).map((name) => [name, request.get(name)]));
 }

@@ -3,8 +3,15 @@ import type { HealthController } from './controllers/health-controller';
 import type { SeedController } from './controllers/seed-controller';
 import type { TermController } from './controllers/term-controller';
 import { articleJson, healthJson, termJson } from './presenters';
-import { defineRoute, type RouteDefinition } from './route-definition';
-import { articlePathParams, createArticleBody, updateArticleBody } from './validation/article-schemas';
+import { defineRoute, type ResponseHeader, type RouteDefinition } from './route-definition';
+import {
+  articlePathParams,
+  createArticleBody,
+  deleteArticleBody,
+  ifMatchHeaders,
+  updateArticleBody,
+} from './validation/article-schemas';
+import { listArticlesQuery } from './validation/list-query';
 
 export interface HttpControllers {
   articles: ArticleController;
@@ -17,7 +24,24 @@ export interface RouteOptions {
   seedEnabled: boolean;
 }
 
-const NO_SUCH_ARTICLE = { status: 404, when: 'no article has this id' };
+const NO_SUCH_ARTICLE = { status: 404, when: 'no article has this id (with or without If-Match)' };
+const ARTICLE_CHANGED = { status: 412, when: 'If-Match names no current entity tag of the article; nothing written' };
+
+const entityTag = (required: boolean): ResponseHeader => ({
+  description: "The article's entity tag: send it back in If-Match to write only if it has not changed since",
+  schema: { type: 'string', pattern: '^"[1-9][0-9]*-[1-9][0-9]*"$', example: '"1-2"' },
+  required,
+});
+
+const nextPage: ResponseHeader = {
+  description: 'Only on a full page: the URL of the next page, with the same limit and filters',
+  schema: {
+    type: 'string',
+    pattern: '^</article\\?limit=[1-9][0-9]*&after=[1-9][0-9]*(&tag=[^&>]+)?(&category=[^&>]+)?>; rel="next"$',
+    example: '</article?limit=20&after=40&tag=TypeScript>; rel="next"',
+  },
+  required: false,
+};
 
 /** Every wrapped route of the API. Literal paths come before `/article/:id`. */
 export function apiRouteTable({ articles, seed, terms }: HttpControllers, options: RouteOptions): RouteDefinition[] {
@@ -27,10 +51,13 @@ export function apiRouteTable({ articles, seed, terms }: HttpControllers, option
       path: '/article/create',
       group: 'Articles',
       summary: 'Create an article',
+      description:
+        'Creates an article. Tags and categories are linked by name (found or created) or by id (must exist).',
       write: true,
       body: createArticleBody,
       status: 201,
       data: articleJson,
+      responseHeaders: { ETag: entityTag(true) },
       handle: ({ body }) => articles.create(body),
     }),
     defineRoute({
@@ -38,32 +65,61 @@ export function apiRouteTable({ articles, seed, terms }: HttpControllers, option
       path: '/article/update',
       group: 'Articles',
       summary: 'Change the fields sent',
+      description:
+        'Changes the fields present in the body and refreshes updatedAt; `tag` and `category`, when present, ' +
+        'replace the links. With If-Match, only while the article is still as read.',
       write: true,
       body: updateArticleBody,
+      headers: ifMatchHeaders,
       status: 200,
       data: articleJson,
-      failures: [NO_SUCH_ARTICLE],
-      handle: ({ body }) => articles.update(body),
+      responseHeaders: { ETag: entityTag(true) },
+      failures: [NO_SUCH_ARTICLE, ARTICLE_CHANGED],
+      handle: ({ body, headers }) => articles.update(body, headers),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/article/delete',
+      group: 'Articles',
+      summary: 'Delete an article',
+      description:
+        'Deletes the article and its links (its tags and categories stay) and answers it as it was. ' +
+        'With If-Match, only while the article is still as read.',
+      write: true,
+      body: deleteArticleBody,
+      headers: ifMatchHeaders,
+      status: 200,
+      data: articleJson,
+      failures: [NO_SUCH_ARTICLE, ARTICLE_CHANGED],
+      handle: ({ body, headers }) => articles.delete(body, headers),
     }),
     defineRoute({
       method: 'get',
       path: '/article',
       group: 'Articles',
       summary: 'List the visible articles',
+      description:
+        'Visible articles by id ascending, optionally filtered by tag and category name. With `limit`, one page, ' +
+        'and a `Link` header to the next when the page is full; without, every matching article, streamed.',
       write: false,
+      query: listArticlesQuery,
       status: 200,
       data: articleJson.array(),
-      handle: () => articles.listVisible(),
+      responseHeaders: { Link: nextPage },
+      handle: ({ query }) => articles.list(query),
     }),
     defineRoute({
       method: 'get',
       path: '/article/:id',
       group: 'Articles',
       summary: 'Read one article (null if none)',
+      description: 'One article whatever its visibility, with its ETag; `data` is null when no article has this id.',
       write: false,
       params: articlePathParams,
       status: 200,
       data: articleJson.nullable(),
+      responseHeaders: { ETag: entityTag(false) },
+      notModified: true,
       handle: ({ params }) => articles.getOne(params.id),
     }),
     ...(options.seedEnabled
@@ -73,6 +129,7 @@ export function apiRouteTable({ articles, seed, terms }: HttpControllers, option
             path: '/seed/create',
             group: 'Articles',
             summary: 'Add the three demo articles',
+            description: 'Creates Article 1, 2 and 3, then answers what GET /article answers.',
             write: true,
             status: 200,
             data: articleJson.array(),
@@ -85,6 +142,7 @@ export function apiRouteTable({ articles, seed, terms }: HttpControllers, option
       path: '/tag',
       group: 'Tags and categories',
       summary: 'List the tags',
+      description: 'Every tag, by name in code-point order, whether or not an article links it.',
       write: false,
       status: 200,
       data: termJson.array(),
@@ -95,6 +153,7 @@ export function apiRouteTable({ articles, seed, terms }: HttpControllers, option
       path: '/category',
       group: 'Tags and categories',
       summary: 'List the categories',
+      description: 'Every category, by name in code-point order, whether or not an article links it.',
       write: false,
       status: 200,
       data: termJson.array(),
@@ -111,6 +170,7 @@ export function probeRouteTable({ health }: HttpControllers): RouteDefinition[] 
       path: '/health',
       group: 'Operations',
       summary: 'The process is alive',
+      description: 'Liveness: answers 200 while the process runs.',
       write: false,
       status: 200,
       data: healthJson,
@@ -121,6 +181,7 @@ export function probeRouteTable({ health }: HttpControllers): RouteDefinition[] 
       path: '/ready',
       group: 'Operations',
       summary: 'The storage answers; not shutting down',
+      description: 'Readiness: the storage answered within 1 s and the service is not shutting down.',
       write: false,
       status: 200,
       data: healthJson,

@@ -1,4 +1,3 @@
-import request from 'supertest';
 import type { StorageKind } from '../../support/http-harness';
 import { ARTICLE_KEYS, failureBody, useHarness } from './harness-per-suite';
 
@@ -6,7 +5,8 @@ export function createArticleSuite(kind: StorageKind): void {
   describe('POST /article/create', () => {
     const harness = useHarness(kind);
     const create = (body: unknown) =>
-      request(harness().app)
+      harness()
+        .http()
         .post('/article/create')
         .send(body as object);
 
@@ -49,7 +49,7 @@ export function createArticleSuite(kind: StorageKind): void {
       expect(second.status).toBe(201);
       expect(second.body.data.tag).toEqual([{ id: tsId, name: 'TS', description: 'TypeScript' }]);
 
-      const read = await request(harness().app).get(`/article/${first.body.data.id}`);
+      const read = await harness().http().get(`/article/${first.body.data.id}`);
       expect(read.body.data).toEqual(first.body.data);
     });
 
@@ -89,17 +89,15 @@ export function createArticleSuite(kind: StorageKind): void {
       ['a number', '42'],
       ['nothing', ''],
     ])('rejects %s as body with 400', async (_case, raw) => {
-      const response = await request(harness().app)
-        .post('/article/create')
-        .set('Content-Type', 'application/json')
-        .send(raw);
+      const response = await harness().http().post('/article/create').set('Content-Type', 'application/json').send(raw);
       expect(response.status).toBe(400);
       expect(response.body).toEqual(failureBody(/^body: /));
     });
 
     it('rejects the keys __proto__ and constructor as unknown fields', async () => {
       for (const key of ['__proto__', 'constructor']) {
-        const response = await request(harness().app)
+        const response = await harness()
+          .http()
           .post('/article/create')
           .set('Content-Type', 'application/json')
           .send(`{"content":"c","${key}":{"polluted":true}}`);
@@ -110,7 +108,8 @@ export function createArticleSuite(kind: StorageKind): void {
     });
 
     it('answers malformed JSON with 400', async () => {
-      const response = await request(harness().app)
+      const response = await harness()
+        .http()
         .post('/article/create')
         .set('Content-Type', 'application/json')
         .send('{"content": "c",');
@@ -123,7 +122,7 @@ export function createArticleSuite(kind: StorageKind): void {
       ['text/plain', 'text/plain'],
       ['a JSON-like vendor type', 'application/vnd.api+json'],
     ])('answers %s with 415', async (_case, type) => {
-      const call = request(harness().app).post('/article/create');
+      const call = harness().http().post('/article/create');
       if (type) call.set('Content-Type', type);
       const response = await call.send(Buffer.from('{"content":"c"}'));
       expect(response.status).toBe(415);
@@ -131,7 +130,8 @@ export function createArticleSuite(kind: StorageKind): void {
     });
 
     it('accepts application/json with a charset parameter', async () => {
-      const response = await request(harness().app)
+      const response = await harness()
+        .http()
         .post('/article/create')
         .set('Content-Type', 'application/json; charset=utf-8')
         .send('{"content":"c"}');
@@ -146,7 +146,7 @@ export function createArticleSuite(kind: StorageKind): void {
 
       const under = await create({ content: 'x'.repeat(1_048_576 - envelope) });
       expect(under.status).toBe(201);
-      const list = await request(harness().app).get('/article');
+      const list = await harness().http().get('/article');
       expect(list.body.data).toHaveLength(1);
     });
 
@@ -154,14 +154,14 @@ export function createArticleSuite(kind: StorageKind): void {
       const response = await create({ content: 'c', tag: [{ name: 'new' }], category: [{ id: 'missing-id' }] });
       expect(response.status).toBe(400);
       expect(response.body).toEqual(failureBody('category: no category with id "missing-id"'));
-      expect((await request(harness().app).get('/article')).body.data).toEqual([]);
-      expect((await request(harness().app).get('/tag')).body.data).toEqual([]);
+      expect((await harness().http().get('/article')).body.data).toEqual([]);
+      expect((await harness().http().get('/tag')).body.data).toEqual([]);
     });
 
     it('stores text byte for byte: emoji, RTL, SQL and HTML', async () => {
       const title = "<script>alert('x')</script> ' OR 1=1; -- مرحبا 👩‍👩‍👧";
       const created = await create({ content: title, title });
-      const read = await request(harness().app).get(`/article/${created.body.data.id}`);
+      const read = await harness().http().get(`/article/${created.body.data.id}`);
       expect(read.body.data.title).toBe(title);
       expect(read.body.data.content).toBe(title);
     });

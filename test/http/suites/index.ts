@@ -1,7 +1,11 @@
 import type { StorageKind } from '../../support/http-harness';
+import { conditionalWritesSuite } from './conditional-writes.suite';
 import { createArticleSuite } from './create-article.suite';
+import { deleteArticleSuite } from './delete-article.suite';
+import { pagesAndFiltersSuite } from './pages-and-filters.suite';
 import { readRoutesSuite } from './read-routes.suite';
 import { routingSuite } from './routing-and-auth.suite';
+import { streamedListSuite } from './streamed-list.suite';
 import { updateArticleSuite } from './update-article.suite';
 
 /** The whole HTTP contract of api.md, on one storage. */
@@ -9,7 +13,11 @@ export function describeHttpApi(kind: StorageKind): void {
   describe(`HTTP API on ${kind}`, () => {
     createArticleSuite(kind);
     updateArticleSuite(kind);
+    deleteArticleSuite(kind);
+    conditionalWritesSuite(kind);
     readRoutesSuite(kind);
+    pagesAndFiltersSuite(kind);
+    streamedListSuite(kind);
     routingSuite(kind);
   });
 }

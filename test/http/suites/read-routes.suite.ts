@@ -1,4 +1,3 @@
-import request from 'supertest';
 import { closeContainer } from '../../../src/composition/container';
 import type { StorageKind } from '../../support/http-harness';
 import { failureBody, useHarness } from './harness-per-suite';
@@ -6,8 +5,8 @@ import { failureBody, useHarness } from './harness-per-suite';
 export function readRoutesSuite(kind: StorageKind): void {
   describe('reads and seed', () => {
     const harness = useHarness(kind);
-    const get = (path: string) => request(harness().app).get(path);
-    const create = async (body: object) => (await request(harness().app).post('/article/create').send(body)).body.data;
+    const get = (path: string) => harness().http().get(path);
+    const create = async (body: object) => (await harness().http().post('/article/create').send(body)).body.data;
 
     it('GET /article lists only visible articles by id, with tags and categories, ignoring the query', async () => {
       const first = await create({ content: '1', tag: [{ name: 't' }] });
@@ -73,7 +72,7 @@ export function readRoutesSuite(kind: StorageKind): void {
           expect(response.status).toBe(503);
           expect(response.body).toEqual(failureBody('storage is unavailable, try again later'));
         }
-        const write = await request(harness().app).post('/article/create').send({ content: 'c' });
+        const write = await harness().http().post('/article/create').send({ content: 'c' });
         expect(write.status).toBe(503);
       });
     }

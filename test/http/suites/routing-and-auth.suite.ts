@@ -1,4 +1,3 @@
-import request from 'supertest';
 import type { StorageKind } from '../../support/http-harness';
 import { failureBody, useHarness } from './harness-per-suite';
 
@@ -10,6 +9,7 @@ export function routingSuite(kind: StorageKind): void {
       ['GET', '/nothing-here'],
       ['GET', '/article/create'],
       ['GET', '/article/update'],
+      ['GET', '/article/delete'],
       ['DELETE', '/article'],
       ['POST', '/article'],
       ['PUT', '/article/1'],
@@ -22,13 +22,13 @@ export function routingSuite(kind: StorageKind): void {
       ['POST', '/user/list'],
       ['GET', '/USER/LIST'],
     ])('%s %s is a 404 in the wrapper', async (method, path) => {
-      const response = await request(harness().app)[method.toLowerCase() as 'get'](path);
+      const response = await harness().http()[method.toLowerCase() as 'get'](path);
       expect(response.status).toBe(404);
       expect(response.body).toEqual(failureBody(/^No route for /));
     });
 
     it('GET /user/list answers the demonstration users', async () => {
-      const response = await request(harness().app).get('/user/list');
+      const response = await harness().http().get('/user/list');
       expect(response.status).toBe(200);
       expect(response.headers['content-type']).toMatch(/^application\/json/);
       expect(response.body).toEqual({
@@ -40,13 +40,13 @@ export function routingSuite(kind: StorageKind): void {
     });
 
     it('POST /user/add answers success, whatever the body', async () => {
-      const response = await request(harness().app).post('/user/add').send({ anything: true });
+      const response = await harness().http().post('/user/add').send({ anything: true });
       expect(response.status).toBe(200);
       expect(response.body).toEqual({ success: true, code: 10000 });
     });
 
     it('echoes a request id, and does not say it is Express', async () => {
-      const response = await request(harness().app).get('/article').set('X-Request-Id', 'abc-123');
+      const response = await harness().http().get('/article').set('X-Request-Id', 'abc-123');
       expect(response.headers['x-request-id']).toBe('abc-123');
       expect(response.headers['x-powered-by']).toBeUndefined();
     });
@@ -58,9 +58,10 @@ export function routingSuite(kind: StorageKind): void {
     it.each([
       ['POST', '/article/create'],
       ['POST', '/article/update'],
+      ['POST', '/article/delete'],
       ['GET', '/seed/create'],
     ])('%s %s without the token is a 401, checked before the body', async (method, path) => {
-      const call = request(harness().app)[method.toLowerCase() as 'get'](path);
+      const call = harness().http()[method.toLowerCase() as 'get'](path);
       const response = await call.set('Content-Type', 'application/json').send('{not json');
       expect(response.status).toBe(401);
       expect(response.body).toEqual(failureBody(/Authorization: Bearer/));
@@ -69,27 +70,28 @@ export function routingSuite(kind: StorageKind): void {
 
     it('refuses a wrong token and another scheme', async () => {
       for (const header of ['Bearer wrong', 'Basic s3cret', 's3cret', 'Bearer s3cret2']) {
-        const response = await request(harness().app).get('/seed/create').set('Authorization', header);
+        const response = await harness().http().get('/seed/create').set('Authorization', header);
         expect(response.status).toBe(401);
       }
-      expect((await request(harness().app).get('/article')).body.data).toEqual([]);
+      expect((await harness().http().get('/article')).body.data).toEqual([]);
     });
 
     it('accepts the token with the scheme in any case', async () => {
-      const created = await request(harness().app)
+      const created = await harness()
+        .http()
         .post('/article/create')
         .set('Authorization', 'bearer s3cret')
         .send({ content: 'c' });
       expect(created.status).toBe(201);
-      const seeded = await request(harness().app).get('/seed/create').set('Authorization', 'BEARER s3cret');
+      const seeded = await harness().http().get('/seed/create').set('Authorization', 'BEARER s3cret');
       expect(seeded.status).toBe(200);
     });
 
     it('leaves reads and the demonstration routes open', async () => {
       for (const path of ['/article', '/article/1', '/tag', '/category', '/user/list']) {
-        expect((await request(harness().app).get(path)).status).toBe(200);
+        expect((await harness().http().get(path)).status).toBe(200);
       }
-      expect((await request(harness().app).post('/user/add')).status).toBe(200);
+      expect((await harness().http().post('/user/add')).status).toBe(200);
     });
   });
 }

@@ -1,4 +1,3 @@
-import request from 'supertest';
 import type { StorageKind } from '../../support/http-harness';
 import { failureBody, useHarness } from './harness-per-suite';
 
@@ -6,7 +5,8 @@ export function updateArticleSuite(kind: StorageKind): void {
   describe('POST /article/update', () => {
     const harness = useHarness(kind);
     const post = (path: string, body: unknown) =>
-      request(harness().app)
+      harness()
+        .http()
         .post(path)
         .send(body as object);
     const createOne = async (body: object = {}) =>
@@ -26,7 +26,7 @@ export function updateArticleSuite(kind: StorageKind): void {
         updatedAt: expect.any(String),
       });
       expect(Date.parse(response.body.data.updatedAt)).toBeGreaterThan(Date.parse(created.updatedAt));
-      const read = await request(harness().app).get(`/article/${created.id}`);
+      const read = await harness().http().get(`/article/${created.id}`);
       expect(read.body.data).toEqual(response.body.data);
     });
 
@@ -53,8 +53,8 @@ export function updateArticleSuite(kind: StorageKind): void {
       const response = await post('/article/update', { id: 777, title: 'x', tag: [{ name: 'ghost' }] });
       expect(response.status).toBe(404);
       expect(response.body).toEqual(failureBody('article 777 does not exist'));
-      expect((await request(harness().app).get('/article')).body.data).toEqual([]);
-      expect((await request(harness().app).get('/tag')).body.data).toEqual([]);
+      expect((await harness().http().get('/article')).body.data).toEqual([]);
+      expect((await harness().http().get('/tag')).body.data).toEqual([]);
     });
 
     it('validates the body before looking the article up', async () => {
@@ -87,8 +87,8 @@ export function updateArticleSuite(kind: StorageKind): void {
       });
       expect(response.status).toBe(400);
       expect(response.body).toEqual(failureBody('tag: no tag with id "nope"'));
-      expect((await request(harness().app).get(`/article/${created.id}`)).body.data).toEqual(created);
-      expect((await request(harness().app).get('/tag')).body.data).toEqual(created.tag);
+      expect((await harness().http().get(`/article/${created.id}`)).body.data).toEqual(created);
+      expect((await harness().http().get('/tag')).body.data).toEqual(created.tag);
     });
   });
 }

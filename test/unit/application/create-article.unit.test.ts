@@ -8,6 +8,7 @@ describe('CreateArticle', () => {
   let repository: InMemoryArticleRepository;
   let clock: TestClock;
   let createArticle: CreateArticle;
+  /** The articles these tests attempt are all visible. */
   const everything = () => new ListVisibleArticles(repository).execute();
   const tagNames = async () => (await new ListTags(repository).execute()).map((tag) => tag.name);
 

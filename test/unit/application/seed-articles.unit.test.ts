@@ -1,6 +1,14 @@
 import { CreateArticle, ListVisibleArticles, SeedArticles } from '../../../src/application';
+import type { Article } from '../../../src/domain';
 import { InMemoryArticleRepository } from '../../../src/infrastructure/persistence/memory/in-memory-article-repository';
 import { TestClock } from '../../support/test-clock';
+
+/** Every article of the batches the seed answers. */
+async function all(batches: AsyncGenerator<Article[]>): Promise<Article[]> {
+  const articles: Article[] = [];
+  for await (const batch of batches) articles.push(...batch);
+  return articles;
+}
 
 describe('SeedArticles', () => {
   let repository: InMemoryArticleRepository;
@@ -16,7 +24,7 @@ describe('SeedArticles', () => {
   });
 
   it('creates Article 1..3 with Content 1..3, in that order, with the defaults', async () => {
-    const answer = await seedArticles.execute();
+    const answer = await all(await seedArticles.execute());
 
     expect(answer.map(({ id, title, content }) => ({ id, title, content }))).toEqual([
       { id: 1, title: 'Article 1', content: 'Content 1' },
@@ -38,7 +46,7 @@ describe('SeedArticles', () => {
   it('answers exactly the visible list', async () => {
     await createArticle.execute({ content: 'hidden', visible: false });
 
-    const answer = await seedArticles.execute();
+    const answer = await all(await seedArticles.execute());
 
     expect(answer).toEqual(await new ListVisibleArticles(repository).execute());
     expect(answer.map((article) => article.title)).toEqual(['Article 1', 'Article 2', 'Article 3']);
@@ -46,7 +54,7 @@ describe('SeedArticles', () => {
 
   it('adds three more articles on each call', async () => {
     await seedArticles.execute();
-    const answer = await seedArticles.execute();
+    const answer = await all(await seedArticles.execute());
 
     expect(answer).toHaveLength(6);
     expect(answer.map((article) => article.title)).toEqual([

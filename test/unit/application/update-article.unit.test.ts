@@ -1,5 +1,11 @@
 import { CreateArticle, ListTags, ListVisibleArticles, UpdateArticle } from '../../../src/application';
-import { type Article, ArticleNotFoundError, UnknownReferenceError, ValidationError } from '../../../src/domain';
+import {
+  type Article,
+  ArticleChangedError,
+  ArticleNotFoundError,
+  UnknownReferenceError,
+  ValidationError,
+} from '../../../src/domain';
 import { InMemoryArticleRepository } from '../../../src/infrastructure/persistence/memory/in-memory-article-repository';
 import { aCreateInput } from '../../support/builders';
 import { TestClock } from '../../support/test-clock';
@@ -44,7 +50,7 @@ describe('UpdateArticle', () => {
   it('with only the id, refreshes updatedAt and nothing else', async () => {
     const updated = await updateArticle.execute({ id: existing.id });
 
-    expect(updated).toEqual({ ...existing, updatedAt: clock.now(), version: 2 });
+    expect(updated).toEqual({ ...existing, updatedAt: clock.now(), version: existing.version + 1 });
     expect(updated.updatedAt).not.toEqual(existing.updatedAt);
   });
 
@@ -72,6 +78,7 @@ describe('UpdateArticle', () => {
     await expect(attempt).rejects.toThrow(ArticleNotFoundError);
     await expect(attempt).rejects.toMatchObject({ articleId: 999, message: 'article 999 does not exist' });
     await expect(repository.findById(999)).resolves.toBeNull();
+    await expect(repository.findById(existing.id)).resolves.toEqual(existing);
     await expect(new ListVisibleArticles(repository).execute()).resolves.toEqual([existing]);
     await expect(new ListTags(repository).execute()).resolves.toEqual(existing.tags);
   });
@@ -98,5 +105,36 @@ describe('UpdateArticle', () => {
 
     await expect(attempt).rejects.toThrow(UnknownReferenceError);
     await expect(repository.findById(existing.id)).resolves.toEqual(existing);
+  });
+
+  describe('with expected versions (If-Match)', () => {
+    it('applies when the article is at one of them, and the version moves on', async () => {
+      const updated = await updateArticle.execute({ id: existing.id, title: 'New', expected: { versions: [7, 1] } });
+
+      expect(existing.version).toBe(1);
+      expect(updated).toMatchObject({ title: 'New', version: 2 });
+    });
+
+    it('rejects with ArticleChangedError and writes nothing when it is at none of them', async () => {
+      await updateArticle.execute({ id: existing.id, title: 'Second' });
+      const attempt = updateArticle.execute({ id: existing.id, title: 'Stale', expected: { versions: [1] } });
+
+      await expect(attempt).rejects.toThrow(ArticleChangedError);
+      await expect(attempt).rejects.toMatchObject({ articleId: existing.id });
+      await expect(repository.findById(existing.id)).resolves.toMatchObject({ title: 'Second', version: 2 });
+    });
+
+    it('never applies with an empty list', async () => {
+      await expect(updateArticle.execute({ id: existing.id, expected: { versions: [] } })).rejects.toThrow(
+        ArticleChangedError,
+      );
+      await expect(repository.findById(existing.id)).resolves.toEqual(existing);
+    });
+
+    it('still says ArticleNotFoundError for a missing id', async () => {
+      await expect(updateArticle.execute({ id: 999, expected: { versions: [1] } })).rejects.toThrow(
+        ArticleNotFoundError,
+      );
+    });
   });
 });

@@ -1,5 +1,6 @@
 import type { Request } from 'express';
 import {
+  ArticleChangedError,
   ArticleNotFoundError,
   StorageUnavailableError,
   UnknownReferenceError,
@@ -26,6 +27,13 @@ describe('toHttpError', () => {
 
   it('maps an ArticleNotFoundError to 404, naming the id', () => {
     expect(toHttpError(new ArticleNotFoundError(77))).toEqual({ status: 404, message: 'article 77 does not exist' });
+  });
+
+  it('maps an ArticleChangedError to 412, saying the article changed since it was read', () => {
+    expect(toHttpError(new ArticleChangedError(5))).toEqual({
+      status: 412,
+      message: 'article 5 has changed since it was read; read it again',
+    });
   });
 
   it('maps a StorageUnavailableError to 503 without its cause', () => {

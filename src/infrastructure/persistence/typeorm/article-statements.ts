@@ -55,15 +55,16 @@ export function articleStatements(d: SqlDialect) {
     const linkedTo = (kind: TermKind, n: number) =>
       `${termColumn(kind)} = (SELECT id FROM ${terms(kind)} WHERE name = ${p(n)})`;
     let from = 'articles a';
-    const where = ['a.visible'];
+    // The bound on both sides of a join: PostgreSQL then starts each index at `after`, not at the
+    // first article (measured: a tag page at after=50,000 read 45,000 rows without it).
+    const where = ['a.visible', `a.id > ${p(1)}`];
     if (filters.tag) {
       from = `${links('tag')} lt JOIN articles a ON a.id = lt.article_id`;
       where.push(`lt.${linkedTo('tag', 3)}`, `lt.article_id > ${p(1)}`);
-    } else {
-      where.push(`a.id > ${p(1)}`);
     }
     if (filters.category) {
-      from += ` JOIN ${links('category')} lc ON lc.article_id = a.id AND lc.${linkedTo('category', filters.tag ? 4 : 3)}`;
+      from += ` JOIN ${links('category')} lc ON lc.article_id = a.id AND lc.${linkedTo('category', filters.tag ? 4 : 3)}
+                AND lc.article_id > ${p(1)}`;
     }
     const order = filters.tag ? 'lt.article_id' : 'a.id';
     const suffix = `${filters.tag ? '_tag' : ''}${filters.category ? '_category' : ''}`;
@@ -104,15 +105,24 @@ export function articleStatements(d: SqlDialect) {
       category: pageOfVisible({ tag: false, category: true }),
       both: pageOfVisible({ tag: true, category: true }),
     },
-    /** The links of the articles whose ids are in JSON array $1, with their terms, by name. */
+    /**
+     * The links of the articles whose ids are in JSON array $1, compactly: per article and kind
+     * one row with its term ids in name order (`ids`, a JSON array), and each linked term once
+     * (`id`, `name`, `description`). A page of 500 articles with 5 links each is about 1,000
+     * small rows instead of 2,500 wide ones: decoding those rows was most of a list's CPU.
+     */
     linksOfArticles: statement(
       'links_of_articles',
-      `${TERM_KINDS.map(
-        (kind) =>
-          `SELECT '${kind}' AS kind, l.article_id AS "articleId", t.id, t.name, t.description
-             FROM ${links(kind)} l JOIN ${terms(kind)} t ON t.id = l.${termColumn(kind)}
-            WHERE l.article_id IN ${d.jsonElements(1, 'int')}`,
-      ).join(' UNION ALL ')} ORDER BY name`,
+      TERM_KINDS.map((kind) => {
+        const inPage = `l.article_id IN ${d.jsonElements(1, 'int')}`;
+        return `SELECT '${kind}' AS kind, l.article_id AS "articleId", ${d.jsonArrayOf('t.id', 't.name')} AS ids,
+                       NULL AS id, NULL AS name, NULL AS description
+                  FROM ${links(kind)} l JOIN ${terms(kind)} t ON t.id = l.${termColumn(kind)}
+                 WHERE ${inPage} GROUP BY l.article_id
+                UNION ALL
+                SELECT '${kind}', NULL, NULL, t.id, t.name, t.description FROM ${terms(kind)} t
+                 WHERE t.id IN (SELECT l.${termColumn(kind)} FROM ${links(kind)} l WHERE ${inPage})`;
+      }).join(' UNION ALL '),
     ),
     listTerms: {
       tag: statement('list_tags', `SELECT id, name, description FROM ${terms('tag')} ORDER BY name`),

@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type Database from 'better-sqlite3';
-import { DataSource, type DataSourceOptions } from 'typeorm';
+import type { ClientBase } from 'pg';
+import { DataSource, type DataSourceOptions, MigrationExecutor } from 'typeorm';
 import type { DatabaseConfig, PostgresDatabaseConfig } from '../../config/config';
 import { buildEntitySchemas, type SqlDialect } from './entities';
 import { MIGRATIONS } from './migrations';
@@ -24,6 +26,30 @@ export interface DataSourceEvents {
 
 const warnIdleConnectionLost = (error: Error) =>
   process.emitWarning(`idle PostgreSQL connection lost (${error.message}); the pool replaces it`);
+
+/**
+ * pg-pool's hook for each new connection, before anyone uses it. node-postgres emits 'error' on
+ * a client whose connection fails, and an 'error' nobody hears ends the process. The pool
+ * listens while a client is idle and TypeORM's query runner while it holds one, but not in the
+ * moment between: the pool hands a new client over synchronously when its handshake completes,
+ * and the query runner attaches its listener a microtask later, after the parser has gone on
+ * through the rest of the same network read. A server that ends the session at once (its
+ * FATAL message in that same read) crashed the process there (the terminate-all fault test).
+ *
+ * So every client gets a listener of its own for its whole life, and the hook lets one turn of
+ * the event loop pass before the client is handed over: a connection that failed in that turn
+ * is refused, which the pool answers by closing it and failing the checkout with the server's
+ * error (57P01 and the like: a 503), instead of handing out a dead client.
+ */
+function guardNewConnection(client: ClientBase): Promise<void> {
+  let failure: Error | undefined;
+  // Later errors are handled by whoever holds the client (the pool, a query runner); this only
+  // keeps an error in a gap between them from being unheard.
+  client.on('error', (error: Error) => {
+    failure ??= error;
+  });
+  return new Promise((resolve, reject) => setImmediate(() => (failure ? reject(failure) : resolve())));
+}
 
 /** The one description of the database connection, used by the service and the TypeORM CLI. */
 export function dataSourceOptions(database: SqlDatabaseConfig, events: DataSourceEvents = {}): DataSourceOptions {
@@ -50,6 +76,7 @@ export function dataSourceOptions(database: SqlDatabaseConfig, events: DataSourc
         idle_in_transaction_session_timeout: POSTGRES_LIMITS.idleInTransactionMs,
         keepAlive: true,
         keepAliveInitialDelayMillis: POSTGRES_LIMITS.keepAliveInitialDelayMs,
+        onConnect: guardNewConnection,
       },
     };
   }
@@ -95,10 +122,49 @@ export async function openDataSource(database: SqlDatabaseConfig, events: DataSo
   const dataSource = createDataSource(database, events);
   await dataSource.initialize();
   try {
-    await dataSource.runMigrations({ transaction: 'each' });
+    await migrateUnderLock(dataSource);
   } catch (error) {
     await dataSource.destroy();
     throw error;
   }
   return dataSource;
+}
+
+/**
+ * The key of the PostgreSQL advisory lock that migrations run under ("blog" in ASCII). Advisory
+ * locks are per database, so services on other databases of the same server do not wait.
+ */
+export const MIGRATION_LOCK_KEY = 0x626c6f67;
+const MIGRATION_LOCK_POLL_MS = 100;
+
+/**
+ * Applies the pending migrations, each in its own transaction. On PostgreSQL they run on one
+ * session that first takes an advisory lock: instances starting together on an empty database
+ * would otherwise race to create the same tables, and all but one fail. The others wait for the
+ * lock, then find nothing pending. Without a statement timeout on that session: a migration
+ * may take longer than a request may (an index on a large table).
+ */
+export async function migrateUnderLock(dataSource: DataSource): Promise<void> {
+  if (dataSource.options.type !== 'postgres') {
+    await dataSource.runMigrations({ transaction: 'each' });
+    return;
+  }
+  const runner = dataSource.createQueryRunner('master');
+  try {
+    await runner.connect();
+    // Polled rather than waited for, so that each statement stays short while another instance migrates.
+    while (!(await runner.query('SELECT pg_try_advisory_lock($1) AS locked', [MIGRATION_LOCK_KEY]))[0].locked) {
+      await sleep(MIGRATION_LOCK_POLL_MS);
+    }
+    await runner.query('SET statement_timeout = 0');
+    const executor = new MigrationExecutor(dataSource, runner);
+    executor.transaction = 'each';
+    await executor.executePendingMigrations();
+    await runner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
+    await runner.query('RESET statement_timeout');
+  } finally {
+    // After a failure the session may still hold the lock: every caller destroys the data
+    // source then, which ends the session, and the server frees the lock with it.
+    await runner.release();
+  }
 }

@@ -17,6 +17,8 @@ export interface SqlDialect {
   epochMs(column: string): string;
   /** A JSON array of `{id, name, description}` built from the rows of alias `t`, ordered by name. */
   termsJsonArray: string;
+  /** An aggregate: the JSON array of `value` over the group's rows, in the order of `orderBy`. */
+  jsonArrayOf(value: string, orderBy: string): string;
   /** The larger of two values. */
   greatest: 'GREATEST' | 'MAX';
   /** Opens a write transaction. */
@@ -46,6 +48,7 @@ export const POSTGRES_DIALECT: SqlDialect = {
   epochMs: (column) => `round(extract(epoch FROM ${column}) * 1000)::float8`,
   termsJsonArray: `coalesce(json_agg(json_build_object('id', t.id, 'name', t.name, 'description', t.description)
                     ORDER BY t.name), '[]')`,
+  jsonArrayOf: (value, orderBy) => `json_agg(${value} ORDER BY ${orderBy})`,
   greatest: 'GREATEST',
   begin: 'BEGIN',
   lockRow: ' FOR UPDATE',
@@ -71,6 +74,7 @@ export const SQLITE_DIALECT: SqlDialect = {
   epochMs: (column) => `CAST(round(unixepoch(${column}, 'subsec') * 1000) AS INTEGER)`,
   termsJsonArray: `json_group_array(json_object('id', t.id, 'name', t.name, 'description', t.description)
                     ORDER BY t.name)`,
+  jsonArrayOf: (value, orderBy) => `json_group_array(${value} ORDER BY ${orderBy})`,
   greatest: 'MAX',
   begin: 'BEGIN IMMEDIATE',
   lockRow: '',

@@ -67,10 +67,6 @@ interface KindedTerm extends Term {
   kind: TermKind;
 }
 
-interface LinkRow extends KindedTerm {
-  articleId: number;
-}
-
 type References = Record<TermKind, readonly TermReference[]>;
 
 const STATEMENTS = { postgres: articleStatements(POSTGRES_DIALECT), sqlite: articleStatements(SQLITE_DIALECT) };
@@ -219,7 +215,7 @@ export class TypeOrmArticleRepository implements ArticleRepository {
       if (rows.length === 0) return [];
       const ids = JSON.stringify(rows.map((row) => row.id));
       const links = await connection.query<LinkRow>(this.sql.linksOfArticles, [ids]);
-      return attachLinks(rows, links);
+      return attachLinks(rows, links, this.dialect);
     });
   }
 
@@ -418,18 +414,44 @@ function articleFields(row: ArticleRow): Omit<Article, 'tags' | 'categories'> {
   };
 }
 
-/** Each article with the terms of its links, in the links' order (by name). */
-function attachLinks(rows: readonly ArticleRow[], links: readonly LinkRow[]): Article[] {
-  const byId = new Map<number, Record<TermKind, Term[]>>();
-  const articles = rows.map((row): Article => {
-    const terms: Record<TermKind, Term[]> = { tag: [], category: [] };
-    byId.set(row.id, terms);
-    return { ...articleFields(row), tags: terms.tag, categories: terms.category };
-  });
+/**
+ * A links row: per article and kind the term ids in name order (`articleId`, `ids`), or one
+ * linked term (`id`, `name`, `description`); see linksOfArticles.
+ */
+interface LinkRow {
+  kind: TermKind;
+  articleId: number | null;
+  ids: unknown;
+  id: string | null;
+  name: string | null;
+  description: string | null;
+}
+
+/** Each article with its terms; a term linked by several articles is one shared object. */
+function attachLinks(rows: readonly ArticleRow[], links: readonly LinkRow[], dialect: SqlDialect): Article[] {
+  const termsById: Record<TermKind, Map<string, Term>> = { tag: new Map(), category: new Map() };
   for (const link of links) {
-    byId.get(link.articleId)?.[link.kind].push({ id: link.id, name: link.name, description: link.description });
+    if (link.id !== null)
+      termsById[link.kind].set(link.id, { id: link.id, name: link.name as string, description: link.description });
   }
-  return articles;
+  const linked: Record<TermKind, Map<number, Term[]>> = { tag: new Map(), category: new Map() };
+  for (const link of links) {
+    if (link.articleId === null) continue;
+    const known = termsById[link.kind];
+    const terms: Term[] = [];
+    for (const id of dialect.decodeJson<string[]>(link.ids)) {
+      const term = known.get(id);
+      if (term) terms.push(term);
+    }
+    linked[link.kind].set(link.articleId, terms);
+  }
+  return rows.map(
+    (row): Article => ({
+      ...articleFields(row),
+      tags: linked.tag.get(row.id) ?? [],
+      categories: linked.category.get(row.id) ?? [],
+    }),
+  );
 }
 
 function isFound(found: readonly KindedTerm[], kind: TermKind, name: string): boolean {

@@ -1,32 +1,73 @@
-import type { CreateArticle, GetArticle, ListVisibleArticles, UpdateArticle } from '../../../application';
+import type {
+  CreateArticle,
+  DeleteArticle,
+  GetArticle,
+  ListVisibleArticles,
+  UpdateArticle,
+} from '../../../application';
+import type { Article } from '../../../domain';
+import { entityTagOf, expectedVersionsOf } from '../entity-tag';
+import { nextPageLink } from '../page-link';
 import { type ArticleJson, presentArticle } from '../presenters';
-import type { CreateArticleBody, UpdateArticleBody } from '../validation/article-schemas';
+import { StreamedList, WithHeaders } from '../response';
+import type {
+  CreateArticleBody,
+  DeleteArticleBody,
+  IfMatchHeaders,
+  UpdateArticleBody,
+} from '../validation/article-schemas';
+import type { ListArticlesQuery } from '../validation/list-query';
 
-/** Article use cases behind checked input; answers the data to wrap. */
+/** Article use cases behind checked input; answers the data to wrap, with its headers. */
 export class ArticleController {
   constructor(
     private readonly createArticle: CreateArticle,
     private readonly updateArticle: UpdateArticle,
+    private readonly deleteArticle: DeleteArticle,
     private readonly listVisibleArticles: ListVisibleArticles,
     private readonly getArticle: GetArticle,
   ) {}
 
-  async create(body: CreateArticleBody): Promise<ArticleJson> {
-    return presentArticle(await this.createArticle.execute(body));
+  async create(body: CreateArticleBody): Promise<WithHeaders> {
+    return withEntityTag(await this.createArticle.execute(body));
   }
 
-  async update(body: UpdateArticleBody): Promise<ArticleJson> {
-    return presentArticle(await this.updateArticle.execute(body));
+  async update(body: UpdateArticleBody, headers: IfMatchHeaders): Promise<WithHeaders> {
+    const expected = expectedVersionsOf(headers['If-Match'], body.id);
+    return withEntityTag(await this.updateArticle.execute({ ...body, expected }));
   }
 
-  /** Reads no parameters: a query string is ignored. */
-  async listVisible(): Promise<ArticleJson[]> {
-    return (await this.listVisibleArticles.execute()).map(presentArticle);
+  /** Answers the article as it was just before; no ETag, since it is gone. */
+  async delete(body: DeleteArticleBody, headers: IfMatchHeaders): Promise<ArticleJson> {
+    const expected = expectedVersionsOf(headers['If-Match'], body.id);
+    return presentArticle(await this.deleteArticle.execute({ id: body.id, expected }));
+  }
+
+  /** With `limit`, one page and the link to the next when it is full; without, every article, streamed. */
+  async list(query: ListArticlesQuery): Promise<WithHeaders | StreamedList> {
+    const filters = { after: query.after, tag: query.tag, category: query.category };
+    if (query.limit === undefined) return new StreamedList(presented(this.listVisibleArticles.batches(filters)));
+    const page = await this.listVisibleArticles.page({ ...filters, limit: query.limit });
+    const last = page[page.length - 1];
+    const headers: Record<string, string> =
+      page.length === query.limit && last
+        ? { Link: nextPageLink({ ...filters, limit: query.limit, after: last.id }) }
+        : {};
+    return new WithHeaders(page.map(presentArticle), headers);
   }
 
   /** Any visibility; an id that does not exist is null data, not an error. */
-  async getOne(id: number): Promise<ArticleJson | null> {
+  async getOne(id: number): Promise<WithHeaders | null> {
     const article = await this.getArticle.execute({ id });
-    return article && presentArticle(article);
+    return article && withEntityTag(article);
   }
+}
+
+function withEntityTag(article: Article): WithHeaders {
+  return new WithHeaders(presentArticle(article), { ETag: entityTagOf(article) });
+}
+
+/** The batches as the API shows them; closing this generator closes the one it reads. */
+export async function* presented(batches: AsyncGenerator<Article[]>): AsyncGenerator<ArticleJson[]> {
+  for await (const batch of batches) yield batch.map(presentArticle);
 }

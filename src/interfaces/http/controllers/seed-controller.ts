@@ -1,11 +1,12 @@
 import type { SeedArticles } from '../../../application';
-import { type ArticleJson, presentArticle } from '../presenters';
+import { StreamedList } from '../response';
+import { presented } from './article-controller';
 
 export class SeedController {
   constructor(private readonly seedArticles: SeedArticles) {}
 
-  /** A GET that writes, as in the original API; it answers what GET /article would. */
-  async create(): Promise<ArticleJson[]> {
-    return (await this.seedArticles.execute()).map(presentArticle);
+  /** A GET that writes, as in the original API; it answers what GET /article would, streamed the same way. */
+  async create(): Promise<StreamedList> {
+    return new StreamedList(presented(await this.seedArticles.execute()));
   }
 }

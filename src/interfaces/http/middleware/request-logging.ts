@@ -1,46 +1,48 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Logger } from 'pino';
-import { pinoHttp } from 'pino-http';
-
-type Request = IncomingMessage & { id?: unknown; path?: string };
+import type { RequestHandler, Response } from 'express';
+import type { Level, Logger } from 'pino';
 
 /**
- * One JSON line per request, written when the answer is finished: method, path (no query
- * string), status, duration and request id; the error with its cause for 5xx. No header and
- * no body is logged, so no token or article text can reach the logs.
+ * One JSON line per request, written when the answer is finished (or the connection closed
+ * before): method, path (no query string), status, duration and request id; the error with
+ * its cause for 5xx. No header and no body is logged, so no token or article text can reach
+ * the logs.
+ *
+ * Written straight on the service's logger: no child logger per request (pino-http made two
+ * per request even when the level then dropped the line), and nothing is built when the
+ * line's level is off.
  */
-export function requestLogging(logger: Logger) {
-  return pinoHttp<Request, ServerResponse>({
-    logger,
-    quietReqLogger: true,
-    quietResLogger: true,
-    customAttributeKeys: { reqId: 'requestId' },
-    customLogLevel: (_request, response, error) => {
-      if (response.statusCode === 503) return 'warn';
-      if (error || response.statusCode >= 500) return 'error';
-      return 'info';
-    },
-    customSuccessObject: (request, response, logged: { responseTime: number }) => line(request, response, logged),
-    customErrorObject: (request, response, error, logged: { responseTime: number }) => ({
-      ...line(request, response, logged),
-      err: error,
-    }),
-    customSuccessMessage: (request, response) => `${request.method} ${pathOf(request)} ${response.statusCode}`,
-    customErrorMessage: (request, response) => `${request.method} ${pathOf(request)} ${response.statusCode}`,
-  });
-}
-
-function line(request: Request, response: ServerResponse, logged: { responseTime: number }) {
-  return {
-    method: request.method,
-    path: pathOf(request),
-    status: response.statusCode,
-    durationMs: logged.responseTime,
+export function requestLogging(logger: Logger): RequestHandler {
+  return (request, response, next) => {
+    const started = Date.now();
+    response.once('close', () => {
+      const error = (response as Response & { err?: unknown }).err;
+      const level = levelOf(response.statusCode, error);
+      if (!logger.isLevelEnabled(level)) return;
+      // originalUrl survives Express's rewriting of url inside mounted routers.
+      const path = pathOf(request.originalUrl ?? request.url ?? '');
+      const line: Record<string, unknown> = {
+        requestId: request.id,
+        method: request.method,
+        path,
+        status: response.statusCode,
+        durationMs: Date.now() - started,
+      };
+      // response.err also marks a failure after the status was sent (a streamed list cut midway).
+      if (error !== undefined || response.statusCode >= 500)
+        line.err = error ?? new Error(`failed with status code ${response.statusCode}`);
+      logger[level](line, `${request.method} ${path} ${response.statusCode}`);
+    });
+    next();
   };
 }
 
-function pathOf(request: Request): string {
-  // originalUrl survives Express's rewriting of url inside mounted routers.
-  const url = (request as { originalUrl?: string }).originalUrl ?? request.url ?? '';
-  return url.split('?')[0] ?? '';
+function levelOf(status: number, error: unknown): Level {
+  if (status === 503) return 'warn';
+  if (error !== undefined || status >= 500) return 'error';
+  return 'info';
+}
+
+function pathOf(url: string): string {
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
 }

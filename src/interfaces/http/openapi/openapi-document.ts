@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { createDocument, type oas31 } from 'zod-openapi';
 import type { RouteDefinition } from '../route-definition';
 import { extraOperations } from './extra-operations';
+import { failureJson } from './failure-json';
 
 export interface OpenApiOptions {
   apiToken: boolean;
@@ -15,15 +16,8 @@ export interface DocumentedRoutes {
   probes: readonly RouteDefinition[];
 }
 
-export const failureJson = z
-  .object({
-    statusCode: z.literal(10001),
-    data: z.null(),
-    message: z.string().meta({ description: 'What went wrong, naming the field for a rejected body' }),
-  })
-  .meta({ id: 'Failure' });
-
-const successOf = (data: z.ZodType) => z.object({ statusCode: z.literal(10000), data, message: z.literal('Success') });
+const successOf = (data: z.ZodType) =>
+  z.object({ statusCode: z.literal(10000).meta({ example: 10000 }), data, message: z.literal('Success') });
 
 /** The OpenAPI 3.1 document of the app as configured: built from the very schemas that check requests. */
 export function buildOpenApiDocument(routes: DocumentedRoutes, options: OpenApiOptions): oas31.OpenAPIObject {
@@ -43,10 +37,19 @@ export function buildOpenApiDocument(routes: DocumentedRoutes, options: OpenApiO
     info: {
       title: 'Blog article API',
       version: '1.0.0',
+      contact: { name: 'Blog article API maintainers' },
       description:
         'Articles with tags and categories. Every article, seed, tag, category and probe answer is wrapped: ' +
         '`{statusCode: 10000 | 10001, data, message}`; the HTTP status tells the outcome too.',
     },
+    // Relative: the service that serves this document, wherever it is reached (Try it out calls it).
+    servers: [{ url: '/', description: 'This service' }],
+    tags: [
+      { name: 'Articles', description: 'Articles with their tags and categories' },
+      { name: 'Tags and categories', description: 'Every tag and category, linked or not' },
+      { name: 'Operations', description: 'Probes, metrics and this documentation' },
+      { name: 'Demonstration', description: 'Fixed answers from the decorator-driven demo router' },
+    ],
     components: options.apiToken
       ? { securitySchemes: { bearerToken: { type: 'http', scheme: 'bearer', description: 'The API_TOKEN' } } }
       : {},
@@ -59,21 +62,35 @@ function operation(
   context: { apiToken: boolean; rateLimited: boolean; touchesStorage: boolean },
 ): object {
   const needsToken = route.write && context.apiToken;
+  // zod-openapi wants only the locations that have a schema.
+  const requestParams = Object.fromEntries(
+    Object.entries({ path: route.params, query: route.query, header: route.headers }).filter(([, schema]) => schema),
+  );
   return {
     summary: route.summary,
+    description: route.description,
     tags: [route.group],
-    operationId: `${route.method}${route.path.replace(/[/:](\w)/g, (_, first: string) => first.toUpperCase())}`,
+    operationId: operationIdOf(route.method, route.path),
     ...(needsToken ? { security: [{ bearerToken: [] }] } : {}),
-    ...(route.params ? { requestParams: { path: route.params } } : {}),
+    ...(Object.keys(requestParams).length > 0 ? { requestParams } : {}),
     ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: route.body } } } } : {}),
     responses: {
       [route.status]: {
         description: route.status === 201 ? 'Created' : 'Success',
+        ...(route.responseHeaders ? { headers: route.responseHeaders } : {}),
         content: { 'application/json': { schema: successOf(route.data) } },
       },
+      ...(route.notModified
+        ? { 304: { description: 'Not modified: If-None-Match names the current ETag; no body' } }
+        : {}),
       ...failures(route, { ...context, needsToken }),
     },
   };
+}
+
+/** `get /article/:id` → `getArticleId`: unique, since a method and path name one operation. */
+export function operationIdOf(method: string, path: string): string {
+  return `${method}${path.replace(/[/:](\w)/g, (_, first: string) => first.toUpperCase())}`;
 }
 
 function failures(
@@ -81,7 +98,7 @@ function failures(
   context: { needsToken: boolean; rateLimited: boolean; touchesStorage: boolean },
 ): Record<string, object> {
   const rows: Array<[number, string]> = [];
-  if (route.body || route.params) rows.push([400, 'Invalid input; the message names the field']);
+  if (route.body || route.params || route.query) rows.push([400, 'Invalid input; the message names the field']);
   if (context.needsToken) rows.push([401, 'Missing or wrong bearer token']);
   if (route.body) rows.push([413, 'Body over BODY_LIMIT'], [415, 'Body is not application/json']);
   if (context.rateLimited) rows.push([429, 'Over RATE_LIMIT_PER_MINUTE for this client']);

@@ -8,10 +8,11 @@ import { toValidationError } from './describe-zod-issue';
  */
 const termReference = z
   .strictObject({
-    id: z.string().optional(),
-    name: z.string().optional(),
-    description: z.string().nullable().optional(),
+    id: z.string().optional().meta({ description: 'An existing tag or category', example: 'uln4q7lk60tqcd7iftk4jvl7' }),
+    name: z.string().optional().meta({ description: 'Found, or created when new', example: 'TypeScript' }),
+    description: z.string().nullable().optional().meta({ example: 'Typed JavaScript' }),
   })
+  .meta({ id: 'TermReference', example: { name: 'TypeScript', description: 'Typed JavaScript' } })
   .superRefine((reference, context) => {
     if ((reference.id === undefined) === (reference.name === undefined)) {
       context.addIssue({ code: 'custom', message: 'must have exactly one of "id" or "name"' });
@@ -28,18 +29,21 @@ const termReference = z
 
 const termReferences = z.array(termReference).max(TERM_RULES.maxReferencesPerArticle);
 
-export const articleId = z.number().int().min(1).max(ARTICLE_RULES.maxId);
+export const articleId = z.number().int().min(1).max(ARTICLE_RULES.maxId).meta({ example: 1 });
 
 const articleFields = {
-  title: z.string().nullable().optional(),
-  description: z.string().optional(),
-  content: z.string(),
-  visible: z.boolean().optional(),
+  title: z.string().nullable().optional().meta({ example: 'Hello' }),
+  description: z.string().optional().meta({ example: 'A first post' }),
+  content: z.string().meta({ example: 'First post' }),
+  visible: z.boolean().optional().meta({ example: true }),
   tag: termReferences.optional(),
   category: termReferences.optional(),
 };
 
-export const createArticleBody = z.strictObject(articleFields).meta({ id: 'CreateArticleBody' });
+export const createArticleBody = z.strictObject(articleFields).meta({
+  id: 'CreateArticleBody',
+  example: { title: 'Hello', content: 'First post', tag: [{ name: 'TypeScript' }], category: [{ name: 'dev' }] },
+});
 
 export const updateArticleBody = z
   .strictObject({
@@ -50,10 +54,30 @@ export const updateArticleBody = z
   .meta({
     id: 'UpdateArticleBody',
     description: 'Fields left out keep their value; tag and category replace the links',
+    example: { id: 1, title: 'Hello again', visible: false },
   });
+
+export const deleteArticleBody = z
+  .strictObject({ id: articleId })
+  .meta({ id: 'DeleteArticleBody', example: { id: 1 } });
+
+/** The conditional writes' header; any value is accepted (an unreadable one never matches). */
+export const ifMatchHeaders = z.object({
+  'If-Match': z
+    .string()
+    .optional()
+    .meta({
+      description:
+        'Write only if the article is still as read: one or more entity tags from its `ETag` (comma-separated), ' +
+        'or `*`. A weak tag (`W/"…"`) or the tag of another article never matches. Absent: no check.',
+      example: '"1-3"',
+    }),
+});
 
 export type CreateArticleBody = z.output<typeof createArticleBody>;
 export type UpdateArticleBody = z.output<typeof updateArticleBody>;
+export type DeleteArticleBody = z.output<typeof deleteArticleBody>;
+export type IfMatchHeaders = z.output<typeof ifMatchHeaders>;
 
 /** Decimal digits without a leading zero, as the contract spells a path id. */
 const PATH_ID = /^[1-9][0-9]*$/;
@@ -64,19 +88,24 @@ export function parsePathId(raw: string): number | null {
   return id <= ARTICLE_RULES.maxId ? id : null;
 }
 
+/** Why `raw` is not an article id. A client's id is echoed back, but never more than 32 characters of it. */
+export function describeBadArticleId(raw: string): string {
+  const shown = raw.length > 32 ? `${raw.slice(0, 32)}…` : raw;
+  return `"${shown}" is not an article id (a positive integer up to ${ARTICLE_RULES.maxId})`;
+}
+
 export const articlePathParams = z.object({
   id: z
     .string()
-    .meta({ pattern: PATH_ID.source, description: `An article id, 1 to ${ARTICLE_RULES.maxId}`, example: '1' })
+    // Documented as the integer it stands for; it arrives as text and is checked by PATH_ID.
+    .meta({
+      description: `An article id, 1 to ${ARTICLE_RULES.maxId}`,
+      override: { type: 'integer', minimum: 1, maximum: ARTICLE_RULES.maxId, example: 1 },
+    })
     .transform((raw, context) => {
       const id = parsePathId(raw);
       if (id !== null) return id;
-      // A client's id is echoed back, but never more than 32 characters of it.
-      const shown = raw.length > 32 ? `${raw.slice(0, 32)}…` : raw;
-      context.addIssue({
-        code: 'custom',
-        message: `"${shown}" is not an article id (a positive integer up to ${ARTICLE_RULES.maxId})`,
-      });
+      context.addIssue({ code: 'custom', message: describeBadArticleId(raw) });
       return z.NEVER;
     }),
 });

@@ -1,0 +1,98 @@
+import Database from 'better-sqlite3';
+import { Client } from 'pg';
+import { articleStatements, type SqlStatement } from '../src/infrastructure/persistence/typeorm/article-statements';
+import { POSTGRES_DIALECT, SQLITE_DIALECT } from '../src/infrastructure/persistence/typeorm/sql-dialect';
+import { type BenchDatabase, openPostgres, openSqlite } from './databases';
+import { tagName } from './dataset';
+import { seedAtSize } from './seed-at-size';
+
+/**
+ * `npm run bench:explain [articles]`: seeds a fresh PostgreSQL and SQLite database (100,000
+ * articles by default) and prints the plans of the repository's own statements for a page of
+ * 20, a tag-filtered page of 20, the links of a page, and a get by id: PostgreSQL's
+ * EXPLAIN (ANALYZE, BUFFERS) and SQLite's EXPLAIN QUERY PLAN, each with the values it was
+ * given. A page starts in the middle of the ids, so an index that is not used shows.
+ */
+async function main(): Promise<void> {
+  const count = Number(process.argv[2] ?? 100_000);
+  const after = Math.floor(count / 2);
+  const pageIds = JSON.stringify(Array.from({ length: 20 }, (_, index) => after + 1 + index));
+  const cases = (sql: ReturnType<typeof articleStatements>): [string, SqlStatement, unknown[]][] => [
+    ['page of 20 (pageOfVisible.none)', sql.pageOfVisible.none, [after, 20]],
+    ['tag-filtered page of 20 (pageOfVisible.tag)', sql.pageOfVisible.tag, [after, 20, tagName(7)]],
+    ["the page's links (linksOfArticles, 20 ids)", sql.linksOfArticles, [pageIds]],
+    ['get by id (findArticle)', sql.findArticle, [after]],
+  ];
+
+  const postgres = await openPostgres();
+  try {
+    await seedAtSize(postgres, count);
+    const client = new Client({ connectionString: postgres.url });
+    await client.connect();
+    try {
+      for (const [title, statement, values] of cases(articleStatements(POSTGRES_DIALECT))) {
+        const plan = await client.query(`EXPLAIN (ANALYZE, BUFFERS) ${statement.text}`, values);
+        print(
+          `PostgreSQL, ${count} articles: ${title}, values ${JSON.stringify(values)}`,
+          statement,
+          plan.rows.map((row) => row['QUERY PLAN']),
+        );
+      }
+    } finally {
+      await client.end();
+    }
+  } finally {
+    await postgres.close();
+  }
+
+  const sqlite = await openSqlite();
+  try {
+    await seedAtSize(sqlite, count);
+    const db = new Database(sqliteFile(sqlite), { readonly: true });
+    try {
+      for (const [title, statement, values] of cases(articleStatements(SQLITE_DIALECT))) {
+        const named = Object.fromEntries(values.map((value, index) => [`p${index + 1}`, value]));
+        const rows = db.prepare(`EXPLAIN QUERY PLAN ${statement.text}`).all(named) as {
+          detail: string;
+          id: number;
+          parent: number;
+        }[];
+        const prepared = db.prepare(statement.text);
+        prepared.all(named);
+        const started = process.hrtime.bigint();
+        prepared.all(named);
+        const ms = Number(process.hrtime.bigint() - started) / 1e6;
+        print(
+          `SQLite, ${count} articles: ${title}, values ${JSON.stringify(values)}, second run ${ms.toFixed(2)} ms`,
+          statement,
+          indentPlan(rows),
+        );
+      }
+    } finally {
+      db.close();
+    }
+  } finally {
+    await sqlite.close();
+  }
+}
+
+function print(title: string, statement: SqlStatement, plan: string[]): void {
+  console.log(`\n#### ${title}\n\n\`${statement.name}\`:\n\n\`\`\`\n${plan.join('\n')}\n\`\`\``);
+}
+
+/** SQLite's plan rows as a tree, like its shell prints them. */
+function indentPlan(rows: { detail: string; id: number; parent: number }[]): string[] {
+  const depth = new Map<number, number>([[0, 0]]);
+  return rows.map((row) => {
+    const level = (depth.get(row.parent) ?? 0) + 1;
+    depth.set(row.id, level);
+    return `${'  '.repeat(level - 1)}${row.detail}`;
+  });
+}
+
+const sqliteFile = (database: BenchDatabase) => database.url.replace(/^sqlite:/, '');
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

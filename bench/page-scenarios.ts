@@ -1,0 +1,57 @@
+import { DATASET, type PreparedDataset, tagName } from './dataset';
+import type { Scenario } from './scenarios';
+
+/** Articles per page in the page scenarios. */
+export const PAGE_SIZE = 20;
+
+/**
+ * Where a page starts: a random id (at least 1: `after` is an article id), far enough from the end that a page filtered by one tag
+ * (about 1 article in 10) is still full. Deep pages cost as much as the first one when the
+ * plan walks an index from `after`; that is what the 1,000 vs 100,000 comparison checks.
+ */
+const randomAfter = (dataset: PreparedDataset) =>
+  1 + Math.floor(Math.random() * Math.max(1, dataset.lastId - 40 * PAGE_SIZE));
+const randomTag = () => tagName(Math.floor(Math.random() * DATASET.tags));
+
+/** A page answer is the success wrapper around 1..PAGE_SIZE articles in ascending id order. */
+export function isPage(body: string): boolean {
+  if (!body.startsWith('{"statusCode":10000,')) return false;
+  const { data } = JSON.parse(body) as { data: unknown };
+  if (!Array.isArray(data) || data.length === 0 || data.length > PAGE_SIZE) return false;
+  return data.every(
+    (article: { id: number }, index) => index === 0 || article.id > (data[index - 1] as { id: number }).id,
+  );
+}
+
+/** `GET /article?limit=20&after=…` and the same filtered by one tag (issue 13). */
+export const PAGE_SCENARIOS: Scenario[] = [
+  {
+    key: 'page',
+    title: `GET /article?limit=${PAGE_SIZE}&after=…`,
+    target: 1 / 1.5,
+    addsArticles: false,
+    verifyBody: isPage,
+    requests: (dataset) => [
+      {
+        method: 'GET',
+        setupRequest: (request) => ({ ...request, path: `/article?limit=${PAGE_SIZE}&after=${randomAfter(dataset)}` }),
+      },
+    ],
+  },
+  {
+    key: 'page-tag',
+    title: `GET /article?limit=${PAGE_SIZE}&after=…&tag=…`,
+    target: 1 / 1.5,
+    addsArticles: false,
+    verifyBody: isPage,
+    requests: (dataset) => [
+      {
+        method: 'GET',
+        setupRequest: (request) => ({
+          ...request,
+          path: `/article?limit=${PAGE_SIZE}&after=${randomAfter(dataset)}&tag=${randomTag()}`,
+        }),
+      },
+    ],
+  },
+];

@@ -1,0 +1,199 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { type BenchDatabase, openPostgres, openPostgresServer, openSqlite } from './databases';
+import { type FullListFigures, readFullList } from './full-list';
+import { BENCH_TOKEN } from './http-client';
+import { measure, type RunFigures } from './measure';
+import { parseOptions } from './options';
+import { PAGE_SCENARIOS } from './page-scenarios';
+import { type ServerProcess, startServer, withPeakRss } from './processes';
+import { describeMachine, median } from './report';
+import { type SeededDataset, seedAtSize } from './seed-at-size';
+
+/**
+ * `npm run bench:pages`: issue 13's size checks. On each storage, two databases seeded
+ * straight into the schema (1,000 and 100,000 articles) with a service on each; a page of 20
+ * and a tag-filtered page of 20 are loaded on the small one, then the large one, round after
+ * round, and the throughput ratio large / small should stay near 1 (flat). Then the full list
+ * of the large one, read whole: time to first byte, total, and the service's peak RSS.
+ */
+const DIST = path.resolve(__dirname, '..');
+const SERVICE = process.env.BENCH_SERVICE_MAIN
+  ? path.resolve(process.env.BENCH_SERVICE_MAIN)
+  : path.join(DIST, 'src', 'main.js');
+const RESULTS = path.resolve(DIST, '..', 'bench', 'results');
+const SERVICE_ENV = { API_TOKEN: BENCH_TOKEN, LOG_LEVEL: 'warn', NODE_ENV: 'production' };
+const SIZES = { small: 1_000, large: 100_000 } as const;
+const FULL_LIST_READS = 3;
+
+const cleanups: (() => Promise<void>)[] = [];
+async function cleanUp(): Promise<void> {
+  while (cleanups.length > 0)
+    await cleanups
+      .pop()?.()
+      .catch((error) => console.error(error));
+}
+
+interface Sized {
+  size: number;
+  database: BenchDatabase;
+  dataset: SeededDataset;
+  service: ServerProcess;
+}
+
+interface StorageReport {
+  storage: string;
+  seedSeconds: Record<number, number>;
+  idleRssMb: Record<number, number>;
+  pages: { key: string; title: string; runs: Record<number, RunFigures[]>; ratios: number[] }[];
+  fullList: (FullListFigures & { peakRssMb: number })[];
+}
+
+async function main(): Promise<void> {
+  const options = parseOptions(process.argv.slice(2));
+  const scenarios = options.scenarios.length
+    ? PAGE_SCENARIOS.filter((s) => options.scenarios.includes(s.key))
+    : PAGE_SCENARIOS;
+  const fullList = options.scenarios.length === 0 || options.scenarios.includes('full-list');
+  console.log(`Machine: ${describeMachine()}; load average ${loadAverage()}`);
+  const reports: StorageReport[] = [];
+  if (options.postgres) {
+    const server = await openPostgresServer();
+    cleanups.push(() => server.destroy());
+    reports.push(await storagePass('PostgreSQL', () => openPostgres(server), options, scenarios, fullList));
+    await cleanUp();
+  }
+  if (options.sqlite) {
+    reports.push(await storagePass('SQLite', openSqlite, options, scenarios, fullList));
+    await cleanUp();
+  }
+  for (const report of reports) console.log(`\n${format(report)}`);
+  console.log(`\nLoad average at the end: ${loadAverage()}`);
+  fs.mkdirSync(RESULTS, { recursive: true });
+  const file = path.join(RESULTS, `pages-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+  fs.writeFileSync(file, `${JSON.stringify({ machine: describeMachine(), options, reports }, null, 2)}\n`);
+  console.log(`Figures written to ${path.relative(process.cwd(), file)}`);
+}
+
+async function storagePass(
+  storage: string,
+  open: () => Promise<BenchDatabase>,
+  options: ReturnType<typeof parseOptions>,
+  scenarios: typeof PAGE_SCENARIOS,
+  fullList: boolean,
+): Promise<StorageReport> {
+  const sized: Sized[] = [];
+  for (const size of [SIZES.small, SIZES.large]) {
+    const database = await open();
+    cleanups.push(() => database.close());
+    const dataset = await seedAtSize(database, size);
+    const service = await startServer(`service ${size}`, SERVICE, { ...SERVICE_ENV, DATABASE_URL: database.url });
+    cleanups.push(() => service.stop());
+    console.log(
+      `${storage}: ${size} articles (${dataset.visible} visible) seeded in ${dataset.seconds.toFixed(1)} s; service RSS ${mb(service.rssBytes())} MB`,
+    );
+    sized.push({ size, database, dataset, service });
+  }
+  const report: StorageReport = {
+    storage: `${storage} (${sized[0]?.database.description})`,
+    seedSeconds: Object.fromEntries(sized.map((s) => [s.size, s.dataset.seconds])),
+    idleRssMb: Object.fromEntries(sized.map((s) => [s.size, mb(s.service.rssBytes())])),
+    pages: scenarios.map((s) => ({ key: s.key, title: s.title, runs: {}, ratios: [] })),
+    fullList: [],
+  };
+  for (let round = 1; round <= options.rounds; round++) {
+    for (const [index, scenario] of scenarios.entries()) {
+      const entry = report.pages[index] as StorageReport['pages'][number];
+      // Small first in odd rounds, large first in even ones: an order effect cancels out.
+      for (const { size, dataset, service } of round % 2 ? sized : [...sized].reverse()) {
+        const figures = await measure(service.url, scenario, dataset, options);
+        service.checkAlive();
+        entry.runs[size] = [...(entry.runs[size] ?? []), figures];
+        console.log(
+          `${storage} round ${round}/${options.rounds} ${scenario.title.padEnd(36)} ${String(size).padStart(6)} articles ` +
+            `${figures.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${figures.p50Ms.toFixed(1)} ms  ` +
+            `p99 ${figures.p99Ms.toFixed(1)} ms  errors ${figures.errors}`,
+        );
+      }
+      const small = entry.runs[SIZES.small]?.[round - 1]?.requestsPerSecond ?? Number.NaN;
+      const large = entry.runs[SIZES.large]?.[round - 1]?.requestsPerSecond ?? Number.NaN;
+      entry.ratios.push(large / small);
+    }
+  }
+  const large = sized[1] as Sized;
+  if (fullList) {
+    for (let read = 1; read <= FULL_LIST_READS; read++) {
+      const [figures, peak] = await withPeakRss(large.service, () => readFullList(large.service.url, large.dataset));
+      large.service.checkAlive();
+      report.fullList.push({ ...figures, peakRssMb: mb(peak) });
+      console.log(
+        `${storage} full list of ${figures.articles} articles (${(figures.bytes / 2 ** 20).toFixed(1)} MB): ` +
+          `headers ${figures.headersMs.toFixed(0)} ms, first byte ${figures.firstByteMs.toFixed(0)} ms, ` +
+          `total ${figures.totalMs.toFixed(0)} ms, service peak RSS ${mb(peak)} MB`,
+      );
+    }
+  }
+  return report;
+}
+
+function format(report: StorageReport): string {
+  const lines = [`### ${report.storage}`, ''];
+  lines.push(
+    `Seeded in ${Object.entries(report.seedSeconds)
+      .map(([size, seconds]) => `${size} articles ${seconds.toFixed(1)} s`)
+      .join(', ')}; idle service RSS ${Object.entries(report.idleRssMb)
+      .map(([size, rss]) => `${rss} MB at ${size}`)
+      .join(', ')}.`,
+    '',
+  );
+  if (report.pages.length > 0) {
+    lines.push(
+      `| scenario | ${SIZES.small} articles req/s | p99 ms | ${SIZES.large} articles req/s | p99 ms | ${SIZES.large} / ${SIZES.small} (rounds) | target ≥ 0.67 | errors |`,
+      '| :-- | --: | --: | --: | --: | --: | --: | --: |',
+    );
+    for (const page of report.pages) {
+      const small = page.runs[SIZES.small] ?? [];
+      const large = page.runs[SIZES.large] ?? [];
+      const ratio = median(page.ratios);
+      const errors = [...small, ...large].reduce((sum, run) => sum + run.errors, 0);
+      lines.push(
+        `| ${page.title} | ${median(small.map((r) => r.requestsPerSecond)).toFixed(0)} | ${median(small.map((r) => r.p99Ms)).toFixed(0)} | ` +
+          `${median(large.map((r) => r.requestsPerSecond)).toFixed(0)} | ${median(large.map((r) => r.p99Ms)).toFixed(0)} | ` +
+          `${ratio.toFixed(2)} (${page.ratios.map((r) => r.toFixed(2)).join(', ')}) | ${ratio >= 1 / 1.5 ? 'met' : 'NOT met'} | ${errors} |`,
+      );
+    }
+    lines.push('');
+  }
+  if (report.fullList.length > 0) {
+    const reads = report.fullList;
+    const first = reads[0] as FullListFigures;
+    lines.push(
+      `Full list (${first.articles} articles, ${(first.bytes / 2 ** 20).toFixed(1)} MB), ${reads.length} reads one after another, medians: ` +
+        `first byte ${median(reads.map((r) => r.firstByteMs)).toFixed(0)} ms, total ${median(reads.map((r) => r.totalMs)).toFixed(0)} ms, ` +
+        `service peak RSS ${Math.max(...reads.map((r) => r.peakRssMb))} MB (targets: first byte < 1,000 ms, RSS < 300 MB).`,
+    );
+  }
+  return lines.join('\n');
+}
+
+const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    console.error(`\n${signal}: stopping the servers and the databases`);
+    void cleanUp().then(() => process.exit(130));
+  });
+}
+
+main()
+  .catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exitCode = 1;
+  })
+  .finally(cleanUp);

@@ -1,0 +1,235 @@
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { createId } from '@paralleldrive/cuid2';
+import Database from 'better-sqlite3';
+import { Client } from 'pg';
+import { type BenchDatabase, openPostgres, openSqlite } from './databases';
+import { categoryName, DATASET, type PreparedDataset, tagName } from './dataset';
+
+/**
+ * Seeds a database with many articles straight into the schema, in batched SQL: one INSERT …
+ * SELECT of all articles over a generated series, then one per link table. A request per
+ * article would take the better part of an hour at 100,000; this takes seconds.
+ *
+ * The articles look like the HTTP dataset's (dataset.ts): 30 tags and 10 categories by name,
+ * 3 tags and 2 categories per article, 1 in 10 invisible. Which ones is a hash of the article
+ * id, written once in SQL that both PostgreSQL and SQLite evaluate the same way, so a run is
+ * repeatable and an article's tags do not follow its id's residue: tag k is drawn from third k
+ * of the pool, category k from half k, so every tag is on about 10 % of the articles and every
+ * category on about 20 %, spread over the whole id range.
+ */
+export interface SeededDataset extends PreparedDataset {
+  /** Visible articles linked to each tag name. */
+  visibleByTag: Record<string, number>;
+  seconds: number;
+}
+
+const FILLER = 'Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore.';
+const CONTENT = `${FILLER} ${FILLER}`;
+const DIST = path.resolve(__dirname, '..');
+
+/**
+ * 0..65535 from an article id and a draw number `draw` (0..7, an SQL expression): the high
+ * bits of a multiplicative hash (Knuth's) with a multiplier of its own per draw, so that two
+ * draws of one article are not a constant apart (as they are with one multiplier).
+ */
+const mix = (id: string, draw: string) => `(((${id} * (2654435761 + (${draw}) * 2246822518)) % 4294967296) / 65536)`;
+/** 'tag-07' for 7: the names of dataset.ts, built in SQL ('0' pads one digit). */
+const paddedTag = (n: string) => `('tag-' || CASE WHEN ${n} < 10 THEN '0' ELSE '' END || ${n})`;
+
+/** What differs between the two engines for the seeding SQL. */
+interface SeedDialect {
+  /** Rows n = 1..count; count is parameter 1. */
+  series: string;
+  param(n: number): string;
+  /** A timestamp n seconds after 2026-01-01 00:00 UTC, as the schema stores it. */
+  timestampAfterSeconds(n: string): string;
+  visible(condition: string): string;
+}
+
+const POSTGRES_SEED: SeedDialect = {
+  series: 'generate_series(1, $1::integer) AS g(n)',
+  param: (n) => `$${n}`,
+  timestampAfterSeconds: (n) => `(timestamptz '2026-01-01 00:00:00Z' + ${n} * interval '1 second')`,
+  visible: (condition) => condition,
+};
+
+const SQLITE_SEED: SeedDialect = {
+  // No generate_series in the library's SQLite: a recursive CTE counts as fast.
+  series: '(WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < @p1) SELECT n FROM s) AS g',
+  param: (n) => `@p${n}`,
+  timestampAfterSeconds: (n) => `strftime('%Y-%m-%d %H:%M:%f', '2026-01-01 00:00:00', '+' || ${n} || ' seconds')`,
+  visible: (condition) => `CASE WHEN ${condition} THEN 1 ELSE 0 END`,
+};
+
+/** The statements, in order; the articles' parameter 1 is the count, the links' the first new id. */
+function seedStatements(d: SeedDialect) {
+  const visibleCondition = `${mix('g.n', '7')} % ${DATASET.invisibleEvery} <> 0`;
+  const articles = `INSERT INTO articles (title, description, content, visible, created_at, updated_at)
+    SELECT 'Article ' || g.n, 'About article ' || g.n, ${d.param(2)}, ${d.visible(visibleCondition)},
+           ${d.timestampAfterSeconds('g.n')}, ${d.timestampAfterSeconds('g.n')}
+      FROM ${d.series} ORDER BY g.n`;
+  const picks = (count: number) =>
+    Array.from({ length: count }, (_, k) => (k === 0 ? 'SELECT 0 AS k' : `SELECT ${k}`)).join(' UNION ALL ');
+  const tagLinks = `INSERT INTO article_tags (article_id, tag_id)
+    SELECT a.id, t.id FROM articles a CROSS JOIN (${picks(DATASET.tagsPerArticle)}) p
+      JOIN tags t ON t.name = ${paddedTag(`(p.k * 10 + ${mix('a.id', 'p.k')} % 10)`)}
+     WHERE a.id >= ${d.param(1)}`;
+  const categoryLinks = `INSERT INTO article_categories (article_id, category_id)
+    SELECT a.id, c.id FROM articles a CROSS JOIN (${picks(DATASET.categoriesPerArticle)}) p
+      JOIN categories c ON c.name = 'category-' || (p.k * 5 + ${mix('a.id', '3 + p.k')} % 5)
+     WHERE a.id >= ${d.param(1)}`;
+  return { articles, tagLinks, categoryLinks };
+}
+
+/** The terms of the pools, with fresh ids: [id, name, description]. */
+function termRows(): { tags: string[][]; categories: string[][] } {
+  return {
+    tags: Array.from({ length: DATASET.tags }, (_, n) => [createId(), tagName(n), `Tag ${n}`]),
+    categories: Array.from({ length: DATASET.categories }, (_, n) => [createId(), categoryName(n), `Category ${n}`]),
+  };
+}
+
+/** The service's own migrations (`dist/src/migrate.js`), as `npm run migrate` runs them. */
+export function migrate(database: BenchDatabase): void {
+  execFileSync(process.execPath, [path.join(DIST, 'src', 'migrate.js')], {
+    env: { PATH: process.env.PATH ?? '', DATABASE_URL: database.url },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+}
+
+/**
+ * Migrates `database` (it must have no articles yet), seeds `count` articles and the term
+ * pools, refreshes the planner's statistics, and answers what was written, counted back from
+ * the tables.
+ */
+export async function seedAtSize(database: BenchDatabase, count: number): Promise<SeededDataset> {
+  migrate(database);
+  const started = process.hrtime.bigint();
+  const counted = database.kind === 'postgres' ? await seedPostgres(database.url, count) : seedSqlite(database, count);
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const { firstId, lastId, articles, visible, tagLinks, categoryLinks, visibleByTag } = counted;
+  // Contiguous ids from one statement on an empty table; the links say every article got its picks.
+  if (articles !== count || lastId - firstId + 1 !== count)
+    throw new Error(`seeded ${articles} articles, ids ${firstId}..${lastId}, expected ${count}`);
+  if (tagLinks !== count * DATASET.tagsPerArticle || categoryLinks !== count * DATASET.categoriesPerArticle)
+    throw new Error(`seeded ${tagLinks} tag and ${categoryLinks} category links for ${count} articles`);
+  const ids = Array.from({ length: count }, (_, index) => firstId + index);
+  return { ids, lastId, visible, visibleByTag, seconds };
+}
+
+interface Counted {
+  firstId: number;
+  lastId: number;
+  articles: number;
+  visible: number;
+  tagLinks: number;
+  categoryLinks: number;
+  visibleByTag: Record<string, number>;
+}
+
+const COUNTS = `SELECT (SELECT min(id) FROM articles) AS "firstId", (SELECT max(id) FROM articles) AS "lastId",
+  (SELECT count(*) FROM articles) AS articles, (SELECT count(*) FROM articles WHERE visible) AS visible,
+  (SELECT count(*) FROM article_tags) AS "tagLinks", (SELECT count(*) FROM article_categories) AS "categoryLinks"`;
+const VISIBLE_BY_TAG = `SELECT t.name, count(*) AS visible FROM article_tags l JOIN tags t ON t.id = l.tag_id
+  JOIN articles a ON a.id = l.article_id WHERE a.visible GROUP BY t.name`;
+
+type TagCount = { name: string; visible: unknown };
+
+/** The rows of COUNTS and VISIBLE_BY_TAG as numbers (PostgreSQL answers count(*) as text). */
+function counted(row: Record<string, unknown>, byTag: TagCount[]): Counted {
+  const number = (key: string) => Number(row[key]);
+  return {
+    firstId: number('firstId'),
+    lastId: number('lastId'),
+    articles: number('articles'),
+    visible: number('visible'),
+    tagLinks: number('tagLinks'),
+    categoryLinks: number('categoryLinks'),
+    visibleByTag: Object.fromEntries(byTag.map((tag) => [tag.name, Number(tag.visible)])),
+  };
+}
+
+async function seedPostgres(url: string, count: number): Promise<Counted> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    const statements = seedStatements(POSTGRES_SEED);
+    const { tags, categories } = termRows();
+    await client.query('BEGIN');
+    for (const [table, rows] of [
+      ['tags', tags],
+      ['categories', categories],
+    ] as const) {
+      await client.query(
+        `INSERT INTO ${table} (id, name, description) SELECT value ->> 0, value ->> 1, value ->> 2
+           FROM json_array_elements($1::json) AS value`,
+        [JSON.stringify(rows)],
+      );
+    }
+    await client.query(statements.articles, [count, CONTENT]);
+    await client.query(statements.tagLinks, [1]);
+    await client.query(statements.categoryLinks, [1]);
+    await client.query('COMMIT');
+    await client.query('VACUUM ANALYZE articles, article_tags, article_categories, tags, categories');
+    const row = (await client.query(COUNTS)).rows[0];
+    const byTag = (await client.query(VISIBLE_BY_TAG)).rows;
+    return counted(row, byTag);
+  } finally {
+    await client.end();
+  }
+}
+
+function seedSqlite(database: BenchDatabase, count: number): Counted {
+  const db = new Database(database.url.replace(/^sqlite:/, ''));
+  try {
+    db.pragma('journal_mode = WAL');
+    const statements = seedStatements(SQLITE_SEED);
+    const { tags, categories } = termRows();
+    db.transaction(() => {
+      for (const [table, rows] of [
+        ['tags', tags],
+        ['categories', categories],
+      ] as const) {
+        const insert = db.prepare(`INSERT INTO ${table} (id, name, description) VALUES (?, ?, ?)`);
+        for (const term of rows) insert.run(...term);
+      }
+      db.prepare(statements.articles).run({ p1: count, p2: CONTENT });
+      db.prepare(statements.tagLinks).run({ p1: 1 });
+      db.prepare(statements.categoryLinks).run({ p1: 1 });
+    })();
+    db.exec('ANALYZE');
+    return counted(db.prepare(COUNTS).get() as Record<string, unknown>, db.prepare(VISIBLE_BY_TAG).all() as TagCount[]);
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * `node dist/bench/seed-at-size.js [articles] [postgres|sqlite …]`: seeds a fresh database of
+ * each kind, prints the time and the counts, and drops it.
+ */
+async function main(): Promise<void> {
+  const count = Number(process.argv[2] ?? 100_000);
+  const kinds = process.argv.slice(3);
+  for (const kind of kinds.length > 0 ? kinds : ['postgres', 'sqlite']) {
+    const database = kind === 'postgres' ? await openPostgres() : await openSqlite();
+    try {
+      const seeded = await seedAtSize(database, count);
+      const tags = Object.values(seeded.visibleByTag);
+      console.log(
+        `${database.description}: ${count} articles (${seeded.visible} visible, ids ..${seeded.lastId}) ` +
+          `in ${seeded.seconds.toFixed(1)} s; visible per tag ${Math.min(...tags)}..${Math.max(...tags)}`,
+      );
+    } finally {
+      await database.close();
+    }
+  }
+}
+
+if (require.main === module) {
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exitCode = 1;
+  });
+}

@@ -1,0 +1,20 @@
+import { type Article, ArticleNotFoundError } from '../../domain';
+import type { ArticleRepository, ExpectedVersions } from '../ports/article-repository';
+
+export interface DeleteArticleInput {
+  id: number;
+  /** Delete only while the article is at one of these versions (If-Match); absent: whatever its version. */
+  expected?: ExpectedVersions;
+}
+
+/** Deletes an article and its links (its tags and categories stay); answers it as it was. */
+export class DeleteArticle {
+  constructor(private readonly articles: ArticleRepository) {}
+
+  /** Throws ArticleNotFoundError for an unknown id, ArticleChangedError when the version differs. */
+  async execute(input: DeleteArticleInput): Promise<Article> {
+    const deleted = await this.articles.delete(input.id, input.expected);
+    if (!deleted) throw new ArticleNotFoundError(input.id);
+    return deleted;
+  }
+}

@@ -1,0 +1,91 @@
+import { z } from 'zod';
+import { ARTICLE_RULES, codePointLength, TERM_RULES, unstorableTextReason } from '../../../domain';
+import { describeBadArticleId, parsePathId } from './article-schemas';
+
+/** The most articles one page may hold. */
+export const MAX_PAGE_LIMIT = 100;
+
+/**
+ * A query parameter given at most once: Express's query parser turns `?a=1&a=2` into an array,
+ * which is a 400 naming the parameter. `documented` is what the OpenAPI document shows, since
+ * the parameter arrives as text but means an integer or a name.
+ */
+function once<T extends z.ZodType>(value: T, documented: { description: string; schema: Record<string, unknown> }) {
+  return z
+    .preprocess((raw, context) => {
+      if (!Array.isArray(raw)) return raw;
+      context.addIssue({ code: 'custom', message: 'must be given at most once', input: raw });
+      return z.NEVER;
+    }, value)
+    .optional()
+    .meta({ override: documented.schema, description: documented.description });
+}
+
+const limit = z.string().transform((raw, context) => {
+  const value = /^[1-9][0-9]{0,2}$/.test(raw) ? Number(raw) : Number.NaN;
+  if (value <= MAX_PAGE_LIMIT) return value;
+  context.addIssue({ code: 'custom', message: `must be an integer from 1 to ${MAX_PAGE_LIMIT}`, input: raw });
+  return z.NEVER;
+});
+
+const after = z.string().transform((raw, context) => {
+  const id = parsePathId(raw);
+  if (id !== null) return id;
+  context.addIssue({ code: 'custom', message: describeBadArticleId(raw), input: raw });
+  return z.NEVER;
+});
+
+/** A tag or category name, trimmed as names are when they are written. */
+const termName = z.string().transform((raw, context) => {
+  const name = raw.trim();
+  const length = codePointLength(name);
+  const problem =
+    length < 1 || length > TERM_RULES.nameMaxLength
+      ? `must be 1 to ${TERM_RULES.nameMaxLength} characters after trimming`
+      : unstorableTextReason(name);
+  if (problem === null) return name;
+  context.addIssue({ code: 'custom', message: problem, input: raw });
+  return z.NEVER;
+});
+
+/** GET /article's parameters; any other parameter is ignored. */
+export const listArticlesQuery = z.object({
+  limit: once(limit, {
+    description: `Answer a page of at most this many articles (1 to ${MAX_PAGE_LIMIT}); without it, every article`,
+    schema: {
+      type: 'integer',
+      minimum: 1,
+      maximum: MAX_PAGE_LIMIT,
+      example: 20,
+    },
+  }),
+  after: once(after, {
+    description: 'Only articles with a greater id: the id of the last article of the previous page',
+    schema: {
+      type: 'integer',
+      minimum: 1,
+      maximum: ARTICLE_RULES.maxId,
+      example: 40,
+    },
+  }),
+  tag: once(termName, {
+    description: 'Only articles linked to the tag of this name (trimmed; an unknown name matches nothing)',
+    schema: {
+      type: 'string',
+      minLength: 1,
+      maxLength: TERM_RULES.nameMaxLength,
+      example: 'TypeScript',
+    },
+  }),
+  category: once(termName, {
+    description: 'Only articles linked to the category of this name; with `tag`, to both',
+    schema: {
+      type: 'string',
+      minLength: 1,
+      maxLength: TERM_RULES.nameMaxLength,
+      example: 'dev',
+    },
+  }),
+});
+
+export type ListArticlesQuery = z.output<typeof listArticlesQuery>;

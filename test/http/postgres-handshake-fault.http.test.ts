@@ -1,0 +1,88 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { HandshakeHoldingProxy } from '../support/handshake-holding-proxy';
+import { PostgresSessions } from '../support/postgres-sessions';
+import { jsonOf, RawHttpClient } from '../support/raw-http';
+import { type RunningService, startService } from '../support/service-process';
+import { createPostgresDatabase, type TestDatabase } from '../support/test-databases';
+
+const UNAVAILABLE = { statusCode: 10001, data: null, message: 'storage is unavailable, try again later' };
+const IDLE_LOST = 'idle PostgreSQL connection lost; the pool replaces it';
+
+/**
+ * A session the server ends in the same network read that completes its handshake: the pool
+ * hands the new client over synchronously and stops listening for its errors, the query
+ * runner listens a microtask later, and the FATAL in between was an 'error' nobody heard (the
+ * process died; found by the terminate-all test, by luck). A proxy holds the handshake's last
+ * message until the session has been ended, then delivers both at once: every time.
+ */
+describe('a PostgreSQL session ended in the read that completes its handshake', () => {
+  let database: TestDatabase;
+  let sessions: PostgresSessions;
+  let proxy: HandshakeHoldingProxy;
+  let service: RunningService;
+  let workDir: string;
+  beforeAll(async () => {
+    workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'blog-api-handshake-'));
+    database = await createPostgresDatabase();
+    sessions = await PostgresSessions.open(database.url);
+    const direct = new URL(database.url);
+    proxy = await HandshakeHoldingProxy.start({ host: direct.hostname, port: Number(direct.port) });
+    const proxied = new URL(database.url);
+    proxied.port = String(proxy.port);
+    service = await startService({ DATABASE_URL: proxied.toString() }, workDir);
+  }, 60_000);
+  afterAll(async () => {
+    if (service && service.process.exitCode === null) {
+      service.process.kill('SIGTERM');
+      await service.exited;
+    }
+    await proxy?.close();
+    await sessions?.close();
+    await database?.drop();
+    fs.rmSync(workDir, { recursive: true, force: true });
+  });
+
+  it.each([
+    ['a read', UNAVAILABLE, (http: RawHttpClient) => http.get('/article/1')],
+    [
+      'a write',
+      UNAVAILABLE,
+      (http: RawHttpClient) => http.postJson('/article/create', { content: 'c', tag: [{ name: 't' }] }),
+    ],
+    ['the readiness probe', { statusCode: 10001, data: null }, (http: RawHttpClient) => http.get('/ready')],
+  ])(
+    '%s that meets it is answered 503, the process lives, and the next request is served',
+    async (_name, body, send) => {
+      const http = new RawHttpClient(service.baseUrl, { maxSockets: 1, deadlineMs: 20_000 });
+      try {
+        // Empty the pool, so that the next request needs a new connection: end every idle
+        // session and wait until the service has reported each one lost.
+        const reported = () => service.logLines.filter((line) => line.msg === IDLE_LOST).length;
+        const before = reported();
+        const ended = await sessions.terminateAll();
+        for (let wait = 0; wait < 400 && reported() < before + ended; wait++) await sleep(25);
+        expect(reported()).toBe(before + ended);
+
+        let heldFor = 0;
+        proxy.arm(async (backendPid) => {
+          heldFor = backendPid;
+          await sessions.terminate(backendPid);
+        });
+        const answer = await send(http);
+        await sleep(100); // an unheard 'error' ends the process just after
+        expect(service.process.exitCode === null ? 'alive' : `exited:\n${service.stderr()}`).toBe('alive');
+        expect(heldFor).toBeGreaterThan(0);
+        expect(answer.kind === 'answered' && answer.status).toBe(503);
+        expect(jsonOf(answer)).toMatchObject(body);
+
+        const next = await http.get('/article');
+        expect(next.kind === 'answered' && next.status).toBe(200);
+      } finally {
+        http.close();
+      }
+    },
+  );
+});

@@ -1,0 +1,49 @@
+import { entityTagOf, expectedVersionsOf } from '../../../src/interfaces/http/entity-tag';
+
+describe('entityTagOf', () => {
+  it('is a strong tag of the id and the version', () => {
+    expect(entityTagOf({ id: 12, version: 3 })).toBe('"12-3"');
+  });
+});
+
+describe('expectedVersionsOf (If-Match)', () => {
+  it('asks for no check when the header is absent or *', () => {
+    expect(expectedVersionsOf(undefined, 1)).toBeUndefined();
+    expect(expectedVersionsOf('*', 1)).toBeUndefined();
+    expect(expectedVersionsOf(' * ', 1)).toBeUndefined();
+  });
+
+  it('reads the versions of this article from one tag or a list', () => {
+    expect(expectedVersionsOf('"7-2"', 7)).toEqual({ versions: [2] });
+    expect(expectedVersionsOf('"7-2", "7-5","7-9"', 7)).toEqual({ versions: [2, 5, 9] });
+    expect(expectedVersionsOf(entityTagOf({ id: 2147483647, version: 1 }), 2147483647)).toEqual({ versions: [1] });
+  });
+
+  it('skips weak tags and tags of other articles, keeping the rest of the list', () => {
+    expect(expectedVersionsOf('W/"7-2"', 7)).toEqual({ versions: [] });
+    expect(expectedVersionsOf('"8-2"', 7)).toEqual({ versions: [] });
+    expect(expectedVersionsOf('W/"7-2", "8-3", "7-4"', 7)).toEqual({ versions: [4] });
+  });
+
+  it.each([
+    ['an empty header', ''],
+    ['an unquoted tag', '7-2'],
+    ['a missing closing quote', '"7-2'],
+    ['text after a tag', '"7-2" x'],
+    ['a list with garbage in it', '"7-2", garbage'],
+    ['* inside a list', '*, "7-2"'],
+    ['an empty list element', '"7-2", , "7-3"'],
+    ['a lower-case weak prefix', 'w/"7-2"'],
+  ])('names no version at all for %s', (_case, header) => {
+    expect(expectedVersionsOf(header, 7)).toEqual({ versions: [] });
+  });
+
+  it.each([
+    ['someone else’s opaque tag', '"abc"'],
+    ['a zero version', '"7-0"'],
+    ['a leading zero', '"07-2"'],
+    ['a version beyond safe integers', '"7-99999999999999999999"'],
+  ])('names no version for %s', (_case, header) => {
+    expect(expectedVersionsOf(header, 7)).toEqual({ versions: [] });
+  });
+});
