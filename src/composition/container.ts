@@ -39,7 +39,7 @@ export async function buildContainer(config: AppConfig, overrides: ContainerOver
   const clock = overrides.clock ?? { now: () => new Date() };
   container.load(
     coreModule(config, logger, clock),
-    await storageModule(config.database, logger),
+    await storageModule(config.database, logger, config.workers),
     useCaseModule,
     controllerModule,
   );

@@ -1,5 +1,6 @@
 import type { Express } from 'express';
 import type { Container } from 'inversify';
+import type { Registry } from 'prom-client';
 import { ServiceLifecycle } from '../application';
 import type { AppConfig } from '../infrastructure/config/config';
 import type { Logger } from '../infrastructure/logging/logger';
@@ -24,6 +25,7 @@ export function createApp(container: Container): Express {
     trustProxyHops: config.trustProxyHops,
     seedEnabled: config.seedEnabled,
     isShuttingDown: () => lifecycle.isShuttingDown,
+    metricRegistries: container.get<Registry[]>(TOKENS.StorageMetrics),
   });
 }
 

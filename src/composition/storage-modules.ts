@@ -1,6 +1,8 @@
 import { ContainerModule } from 'inversify';
+import type { Registry } from 'prom-client';
 import type { StorageProbe } from '../application';
 import type { DatabaseConfig } from '../infrastructure/config/config';
+import { checkPostgresConnectionBudget } from '../infrastructure/config/connection-budget';
 import type { Logger } from '../infrastructure/logging/logger';
 import { DataSourceConnector } from '../infrastructure/persistence/data-source-connector';
 import { InMemoryArticleRepository } from '../infrastructure/persistence/memory/in-memory-article-repository';
@@ -16,10 +18,10 @@ import { type StorageLifecycle, TOKENS } from './tokens';
 type SqlDatabaseConfig = Exclude<DatabaseConfig, { kind: 'memory' }>;
 
 /** One module per adapter set; the configuration chooses, never NODE_ENV. */
-export async function storageModule(database: DatabaseConfig, logger: Logger): Promise<ContainerModule> {
+export async function storageModule(database: DatabaseConfig, logger: Logger, workers = 1): Promise<ContainerModule> {
   if (database.kind === 'memory') return memoryStorageModule();
   if (database.kind === 'sqlite') return sqliteStorageModule(database);
-  return postgresStorageModule(database, logger);
+  return postgresStorageModule(database, logger, workers);
 }
 
 function memoryStorageModule(): ContainerModule {
@@ -28,6 +30,7 @@ function memoryStorageModule(): ContainerModule {
     // Memory is always there while the process is.
     bind<StorageProbe>(TOKENS.StorageProbe).toConstantValue({ ping: async () => {} });
     bind<StorageLifecycle>(TOKENS.StorageLifecycle).toConstantValue({ close: async () => {} });
+    bind<Registry[]>(TOKENS.StorageMetrics).toConstantValue([]);
   });
 }
 
@@ -47,21 +50,32 @@ async function sqliteStorageModule(database: SqlDatabaseConfig): Promise<Contain
  * anyway and answers 503 until the connector has reached the database and migrated it. When
  * the database is there, the first attempt opens it before anything is bound, as before.
  */
-async function postgresStorageModule(database: SqlDatabaseConfig, logger: Logger): Promise<ContainerModule> {
+async function postgresStorageModule(
+  database: SqlDatabaseConfig,
+  logger: Logger,
+  workers: number,
+): Promise<ContainerModule> {
   const connector = new DataSourceConnector(database, {
     onIdleConnectionError: (error) =>
       logger.warn({ err: error }, 'idle PostgreSQL connection lost; the pool replaces it'),
     onAttemptFailed: (error, attempt, retryInMs) =>
       logger.warn({ err: error, attempt, retryInMs }, 'PostgreSQL not reachable yet; answering 503 and retrying'),
-    onConnected: (attempts) =>
-      logger.info({ attempts }, 'PostgreSQL reached and its schema is current; serving from it'),
+    onConnected: (attempts) => {
+      logger.info({ attempts }, 'PostgreSQL reached and its schema is current; serving from it');
+      // Logs PG_POOL_SIZE × WORKERS, and warns when the server allows fewer connections.
+      if (database.kind === 'postgres') {
+        void checkPostgresConnectionBudget(connector.dataSource, database, workers, logger);
+      }
+    },
   });
   await connector.start();
   const dataSource = connector.dataSource;
+  const options = repositoryOptions(database);
   return typeOrmModule(
-    new TypeOrmArticleRepository(dataSource, repositoryOptions(database)),
+    new TypeOrmArticleRepository(dataSource, options),
     new TypeOrmStorageProbe(dataSource),
     () => connector.close(),
+    options.replicaReads ? [options.replicaReads.registry] : [],
   );
 }
 
@@ -69,11 +83,13 @@ function typeOrmModule(
   repository: TypeOrmArticleRepository,
   probe: StorageProbe,
   close: () => Promise<void>,
+  metrics: Registry[] = [],
 ): ContainerModule {
   return new ContainerModule(({ bind }) => {
     bind(TOKENS.ArticleRepository).toConstantValue(repository);
     bind<StorageProbe>(TOKENS.StorageProbe).toConstantValue(probe);
     bind<StorageLifecycle>(TOKENS.StorageLifecycle).toConstantValue({ close });
+    bind<Registry[]>(TOKENS.StorageMetrics).toConstantValue(metrics);
   });
 }
 

@@ -9,6 +9,8 @@ export const TOKENS = {
   ArticleRepository: Symbol.for('ArticleRepository'),
   StorageProbe: Symbol.for('StorageProbe'),
   StorageLifecycle: Symbol.for('StorageLifecycle'),
+  /** prom-client registries of the storage adapter (replica lag, reads by node), served on /metrics. */
+  StorageMetrics: Symbol.for('StorageMetrics'),
 } as const;
 
 /** What the composition root closes at shutdown. */

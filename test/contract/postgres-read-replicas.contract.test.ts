@@ -1,4 +1,8 @@
+import request from 'supertest';
 import { DataSource } from 'typeorm';
+import { buildContainer, closeContainer } from '../../src/composition/container';
+import { createApp } from '../../src/composition/create-app';
+import { loadConfig } from '../../src/infrastructure/config/config';
 import { dataSourceOptions, openDataSource } from '../../src/infrastructure/persistence/typeorm/data-source';
 import { ReplicaReads } from '../../src/infrastructure/persistence/typeorm/replica-reads';
 import { TypeOrmArticleRepository } from '../../src/infrastructure/persistence/typeorm/typeorm-article-repository';
@@ -89,5 +93,25 @@ describe('PostgreSQL reads on replicas', () => {
     await expect(repository.findById(created.id)).resolves.toEqual(created);
     expect(await served(replicaReads)).toEqual({ primary: 2, replica: 1 });
     await replica.stop();
+  });
+
+  it('is wired by the composition root from DATABASE_READ_URLS, and shows on /metrics', async () => {
+    const config = loadConfig({
+      DATABASE_URL: primary.url,
+      DATABASE_READ_URLS: proxy.urlThrough(primary.url),
+      LOG_LEVEL: 'silent',
+    });
+    const container = await buildContainer(config);
+    try {
+      const app = createApp(container);
+      const before = proxy.count;
+      await request(app).get('/article/1').expect(200);
+      expect(proxy.count).toBeGreaterThan(before);
+      const metrics = await request(app).get('/metrics').expect(200);
+      expect(metrics.text).toMatch(/db_reads_total\{node="replica"\} 1/);
+      expect(metrics.text).toMatch(/db_replica_lag_milliseconds 0/);
+    } finally {
+      await closeContainer(container);
+    }
   });
 });

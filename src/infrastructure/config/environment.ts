@@ -104,10 +104,10 @@ export const ENVIRONMENT = z
       .describe('postgres://… PostgreSQL, sqlite:<path> or file:<path> SQLite, memory: in-memory store'),
     DATABASE_READ_URLS: postgresUrls
       .default([])
-      .describe('comma-separated PostgreSQL URLs of read replicas (reserved for issue 12)'),
+      .describe('comma-separated PostgreSQL URLs of read replicas: list, get, tags and categories read there'),
     REPLICA_MAX_LAG_MS: wholeNumber(0, 3_600_000)
       .default(1_000)
-      .describe('replication lag past which a replica is not read (reserved for issue 12)'),
+      .describe('replication lag past which a replica is not read: reads go to the primary until it catches up'),
     PG_POOL_SIZE: wholeNumber(1, 1_000)
       .default(POSTGRES_LIMITS.poolSize)
       .describe('PostgreSQL connections in each server process pool'),

@@ -1,5 +1,6 @@
 import express, { type Express } from 'express';
 import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
 import { decoratedRouter } from '../user-demo/decorated-router';
 import type { UserController } from '../user-demo/user-controller';
 import { errorHandler } from './error-mapping';
@@ -24,6 +25,8 @@ export interface HttpAppOptions {
   seedEnabled: boolean;
   /** True once shutdown has begun; answers then close their connection. */
   isShuttingDown: () => boolean;
+  /** Metrics of other layers served on /metrics beside the HTTP ones (the storage's replica reads). */
+  metricRegistries?: readonly Registry[];
 }
 
 export interface HttpAppControllers extends HttpControllers {
@@ -39,7 +42,7 @@ export function createHttpApp(controllers: HttpAppControllers, options: HttpAppO
   const api = apiRouteTable(controllers, { seedEnabled: options.seedEnabled });
   const probes = probeRouteTable(controllers);
   const document = openApiDocumentOf(controllers, options);
-  const metrics = httpMetrics();
+  const metrics = httpMetrics(options.metricRegistries ?? []);
   const routeOptions = { apiToken: options.apiToken, bodyLimitBytes: options.bodyLimitBytes };
 
   const app = express();

@@ -21,7 +21,8 @@ export interface HttpMetrics {
   endpoint: RequestHandler;
 }
 
-export function httpMetrics(): HttpMetrics {
+/** `extra`: registries of other layers (the storage's replica metrics) served beside these. */
+export function httpMetrics(extra: readonly Registry[] = []): HttpMetrics {
   // Now, not at the first scrape: the CPU counters count from when they are registered.
   const processRegistry = processMetricsRegistry();
   const registry = new Registry();
@@ -56,7 +57,7 @@ export function httpMetrics(): HttpMetrics {
   };
 
   const endpoint: RequestHandler = async (_request, response) => {
-    const merged = Registry.merge([processRegistry, registry]);
+    const merged = Registry.merge([processRegistry, registry, ...extra]);
     response.set('Content-Type', merged.contentType).send(await merged.metrics());
   };
 
