@@ -9,6 +9,7 @@ import { parseOptions } from './options';
 import { PAGE_SCENARIOS } from './page-scenarios';
 import { type ServerProcess, startServer, withPeakRss } from './processes';
 import { describeMachine, median } from './report';
+import { runMain } from './run-main';
 import { type SeededDataset, seedAtSize } from './seed-at-size';
 
 /**
@@ -184,16 +185,4 @@ const loadAverage = () =>
     .map((l) => l.toFixed(2))
     .join(' ');
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    console.error(`\n${signal}: stopping the servers and the databases`);
-    void cleanUp().then(() => process.exit(130));
-  });
-}
-
-main()
-  .catch((error: unknown) => {
-    console.error(error instanceof Error ? error.message : error);
-    process.exitCode = 1;
-  })
-  .finally(cleanUp);
+runMain(main, cleanUp, 'the servers and the databases');

@@ -8,6 +8,7 @@ import { measure, type RunSettings } from './measure';
 import { type BenchOptions, parseOptions } from './options';
 import { type ServerProcess, startServer, withPeakRss } from './processes';
 import { describeMachine, formatPass, medianRatio, type PassReport, totalErrors } from './report';
+import { runMain } from './run-main';
 import { checkSameAnswers } from './sanity';
 import { type Scenario, selectScenarios } from './scenarios';
 
@@ -220,16 +221,4 @@ function writeResults(results: object): string {
   return file;
 }
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    console.error(`\n${signal}: stopping the servers and the database`);
-    void cleanUp().then(() => process.exit(130));
-  });
-}
-
-main()
-  .catch((error: unknown) => {
-    console.error(error instanceof Error ? error.message : error);
-    process.exitCode = 1;
-  })
-  .finally(cleanUp);
+runMain(main, cleanUp, 'the servers and the database');

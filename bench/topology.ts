@@ -17,6 +17,7 @@ import type { RunFigures, RunSettings } from './measure';
 import { parseOptions } from './options';
 import { type ServerProcess, startServer } from './processes';
 import { describeMachine, formatPass, medianRatio, type PassReport, summarize } from './report';
+import { runMain } from './run-main';
 import { type Scenario, selectScenarios } from './scenarios';
 
 /**
@@ -251,16 +252,4 @@ async function cleanUp(): Promise<void> {
       .catch((error) => console.error(error));
 }
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    console.error(`\n${signal}: stopping the topology`);
-    void cleanUp().then(() => process.exit(130));
-  });
-}
-
-main()
-  .catch((error: unknown) => {
-    console.error(error instanceof Error ? error.message : error);
-    process.exitCode = 1;
-  })
-  .finally(cleanUp);
+runMain(main, cleanUp, 'the topology');

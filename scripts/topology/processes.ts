@@ -166,18 +166,6 @@ export async function waitUntil(check: () => Promise<boolean>, timeoutMs: number
   throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${cause}`);
 }
 
-/** A port nothing listens on right now, on the loopback interface. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
 /** Whether something already listens on the port (then `up` must not take it). */
 export function portIsTaken(port: number): Promise<boolean> {
   return new Promise((resolve) => {

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
+import { freePort } from '../../test/support/free-port';
 import { haproxyComponent } from './haproxy';
 import { instanceComponent, instanceEnv } from './instances';
 import { pgBouncerComponent } from './pgbouncer';
@@ -16,7 +17,6 @@ import {
   setUpPrimary,
 } from './postgres';
 import {
-  freePort,
   groupMembers,
   isAlive,
   launch,

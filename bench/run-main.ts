@@ -1,0 +1,18 @@
+/**
+ * Runs a benchmark's `main`, and always `cleanUp` after it: when it ends, fails (exit code 1)
+ * or is interrupted (SIGINT/SIGTERM, exit code 130), so no server or database is left behind.
+ */
+export function runMain(main: () => Promise<void>, cleanUp: () => Promise<void>, what: string): void {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      console.error(`\n${signal}: stopping ${what}`);
+      void cleanUp().then(() => process.exit(130));
+    });
+  }
+  main()
+    .catch((error: unknown) => {
+      console.error(error instanceof Error ? error.message : error);
+      process.exitCode = 1;
+    })
+    .finally(cleanUp);
+}
