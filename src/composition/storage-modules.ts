@@ -64,11 +64,15 @@ async function postgresStorageModule(
       logger.info({ attempts }, 'PostgreSQL reached and its schema is current; serving from it');
       // Logs PG_POOL_SIZE × WORKERS, and warns when the server allows fewer connections.
       if (database.kind === 'postgres') {
-        void checkPostgresConnectionBudget(connector.dataSource, database, workers, logger);
+        budgetChecked = checkPostgresConnectionBudget(connector.dataSource, database, workers, logger);
       }
     },
   });
+  let budgetChecked: Promise<unknown> | undefined;
   await connector.start();
+  // Reached at once: the check ends before the service listens (it never throws). Reached
+  // later, it runs beside the traffic.
+  await budgetChecked;
   const dataSource = connector.dataSource;
   const options = repositoryOptions(database);
   return typeOrmModule(
