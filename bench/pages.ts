@@ -9,7 +9,7 @@ import { parseOptions } from './options';
 import { PAGE_SCENARIOS } from './page-scenarios';
 import { type ServerProcess, startServer, withPeakRss } from './processes';
 import { describeMachine, median } from './report';
-import { runMain } from './run-main';
+import { cleanUp, cleanups, runMain } from './run-main';
 import { type SeededDataset, seedAtSize } from './seed-at-size';
 
 /**
@@ -27,14 +27,6 @@ const RESULTS = path.resolve(DIST, '..', 'bench', 'results');
 const SERVICE_ENV = { API_TOKEN: BENCH_TOKEN, LOG_LEVEL: 'warn', NODE_ENV: 'production' };
 const SIZES = { small: 1_000, large: 100_000 } as const;
 const FULL_LIST_READS = 3;
-
-const cleanups: (() => Promise<void>)[] = [];
-async function cleanUp(): Promise<void> {
-  while (cleanups.length > 0)
-    await cleanups
-      .pop()?.()
-      .catch((error) => console.error(error));
-}
 
 interface Sized {
   size: number;
@@ -185,4 +177,4 @@ const loadAverage = () =>
     .map((l) => l.toFixed(2))
     .join(' ');
 
-runMain(main, cleanUp, 'the servers and the databases');
+runMain(main, 'the servers and the databases');

@@ -1,8 +1,18 @@
+/** Everything a benchmark started, stopped in reverse order by cleanUp. */
+export const cleanups: (() => Promise<void>)[] = [];
+
+export async function cleanUp(): Promise<void> {
+  while (cleanups.length > 0)
+    await cleanups
+      .pop()?.()
+      .catch((error) => console.error(error));
+}
+
 /**
  * Runs a benchmark's `main`, and always `cleanUp` after it: when it ends, fails (exit code 1)
  * or is interrupted (SIGINT/SIGTERM, exit code 130), so no server or database is left behind.
  */
-export function runMain(main: () => Promise<void>, cleanUp: () => Promise<void>, what: string): void {
+export function runMain(main: () => Promise<void>, what: string): void {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
       console.error(`\n${signal}: stopping ${what}`);

@@ -8,7 +8,7 @@ import { measure, type RunSettings } from './measure';
 import { type BenchOptions, parseOptions } from './options';
 import { type ServerProcess, startServer, withPeakRss } from './processes';
 import { describeMachine, formatPass, medianRatio, type PassReport, totalErrors } from './report';
-import { runMain } from './run-main';
+import { cleanUp, cleanups, runMain } from './run-main';
 import { checkSameAnswers } from './sanity';
 import { type Scenario, selectScenarios } from './scenarios';
 
@@ -27,15 +27,6 @@ const BASELINE = path.join(__dirname, 'baseline', 'server.js');
 const RESULTS = path.resolve(DIST, '..', 'bench', 'results');
 
 const SERVICE_ENV: Record<string, string> = { API_TOKEN: BENCH_TOKEN, LOG_LEVEL: 'warn', NODE_ENV: 'production' };
-
-/** Everything started, stopped in reverse order at the end or on Ctrl-C. */
-const cleanups: (() => Promise<void>)[] = [];
-async function cleanUp(): Promise<void> {
-  while (cleanups.length > 0)
-    await cleanups
-      .pop()?.()
-      .catch((error) => console.error(error));
-}
 
 async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2));
@@ -221,4 +212,4 @@ function writeResults(results: object): string {
   return file;
 }
 
-runMain(main, cleanUp, 'the servers and the database');
+runMain(main, 'the servers and the database');

@@ -17,7 +17,7 @@ import type { RunFigures, RunSettings } from './measure';
 import { parseOptions } from './options';
 import { type ServerProcess, startServer } from './processes';
 import { describeMachine, formatPass, medianRatio, type PassReport, summarize } from './report';
-import { runMain } from './run-main';
+import { cleanups, runMain } from './run-main';
 import { type Scenario, selectScenarios } from './scenarios';
 
 /**
@@ -38,8 +38,6 @@ interface Target {
   /** Called before each run on this target (HAProxy: which instances are in rotation). */
   prepare?: () => Promise<void>;
 }
-
-const cleanups: (() => Promise<void>)[] = [];
 
 async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2));
@@ -245,11 +243,4 @@ const loadAverage = () =>
     .map((l) => l.toFixed(2))
     .join(' ');
 
-async function cleanUp(): Promise<void> {
-  while (cleanups.length > 0)
-    await cleanups
-      .pop()?.()
-      .catch((error) => console.error(error));
-}
-
-runMain(main, cleanUp, 'the topology');
+runMain(main, 'the topology');
