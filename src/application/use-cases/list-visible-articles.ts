@@ -65,7 +65,10 @@ export class ListVisibleArticles {
     }
   }
 
-  /** Every matching article in one array: for callers that need them all at once (the seed). */
+  /**
+   * Every matching article in one array, for callers that need them all at once. The HTTP list
+   * and the seed stream `batches()` instead, so that memory stays bounded.
+   */
   async execute(input: ListVisibleArticlesInput = {}): Promise<Article[]> {
     const all: Article[] = [];
     for await (const batch of this.batches(input)) all.push(...batch);
