@@ -37,6 +37,9 @@ export class PgConnection implements SqlConnection {
   }
 }
 
+/** better-sqlite3's prepared statements by SQL text, with the parameter numbers each one uses. */
+export type SqlitePreparedStatements = Map<string, { statement: Database.Statement; numbers: number[] }>;
+
 /**
  * better-sqlite3's connection, with each statement prepared once. Parameters are named after
  * their position (`@p1`), so one value may appear several times; each statement binds the
@@ -45,7 +48,7 @@ export class PgConnection implements SqlConnection {
 export class SqliteConnection implements SqlConnection {
   constructor(
     private readonly db: Database.Database,
-    private readonly prepared: Map<string, { statement: Database.Statement; numbers: number[] }>,
+    private readonly prepared: SqlitePreparedStatements,
   ) {}
 
   async query<Row>(statement: SqlStatement, values: readonly unknown[]): Promise<Row[]> {

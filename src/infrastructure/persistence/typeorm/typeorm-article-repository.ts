@@ -25,7 +25,7 @@ import { newTermId } from '../term-id';
 import { type ArticleStatements, articleStatements, type SqlStatement, TERM_KINDS } from './article-statements';
 import { POSTGRES_LIMITS } from './postgres-limits';
 import { REPLICA_LAG_STATEMENT, type ReadNode, type ReplicaReads } from './replica-reads';
-import { PgConnection, type SqlConnection, SqliteConnection } from './sql-connection';
+import { PgConnection, type SqlConnection, SqliteConnection, type SqlitePreparedStatements } from './sql-connection';
 import { POSTGRES_DIALECT, SQLITE_DIALECT, type SqlDialect } from './sql-dialect';
 import { withinDeadline } from './storage-deadline';
 import { translateStorageError } from './storage-errors';
@@ -89,7 +89,7 @@ export class TypeOrmArticleRepository implements ArticleRepository {
    * PostgreSQL runs calls concurrently on its pool.
    */
   private readonly sqliteLock: Mutex | null;
-  private readonly sqliteStatements = new Map();
+  private readonly sqliteStatements: SqlitePreparedStatements = new Map();
 
   constructor(
     private readonly dataSource: DataSource,
