@@ -39,7 +39,7 @@ export class CommitKillProxy {
       let armed = false;
       let held = false;
       // The statement name may straddle two chunks: keep the tail of the previous one.
-      let clientTail = Buffer.alloc(0);
+      let clientTail: Buffer = Buffer.alloc(0);
       client.on('data', (chunk: Buffer) => {
         if (!armed && proxy && !proxy.fired) {
           armed = Buffer.concat([clientTail, chunk]).includes(marker);
@@ -48,7 +48,7 @@ export class CommitKillProxy {
         upstream.write(chunk);
       });
       // Every server message is: type byte, int32 length (itself included), body.
-      let pending = Buffer.alloc(0);
+      let pending: Buffer = Buffer.alloc(0);
       upstream.on('data', (chunk: Buffer) => {
         if (held) return;
         pending = Buffer.concat([pending, chunk]);
