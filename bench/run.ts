@@ -124,6 +124,7 @@ async function postgresPass(options: BenchOptions, scenarios: Scenario[], settin
       notes.push(`${scenario.title}: WORKERS=${options.workers} / 1 worker = ${ratio.toFixed(2)}`);
     }
   }
+  notes.push(...sameRunRatios(pass));
   for (const label of servers.slice(2).map((server) => server.label)) {
     for (const scenario of pass.scenarios) {
       const ratio = medianRatio(scenario.runs.service ?? [], scenario.runs[label] ?? []);
@@ -133,6 +134,32 @@ async function postgresPass(options: BenchOptions, scenarios: Scenario[], settin
   pass.notes.push(...notes);
   await cleanUp();
   return pass;
+}
+
+/**
+ * Issue 16's targets, on the service's own figures of the same run: a create with a new key
+ * costs at most 25 % more than a plain create (ratio of req/s ≥ 0.8), and a replay at most
+ * what a get by id costs (ratio ≥ 1.0). Medians of the per-round ratios, rounds in brackets.
+ */
+function sameRunRatios(pass: PassReport): string[] {
+  const runsOf = (key: string) => pass.scenarios.find((scenario) => scenario.key === key)?.runs.service;
+  const notes: string[] = [];
+  for (const [numerator, denominator, target, label] of [
+    ['create-key', 'create', 0.8, 'create with a new key / create'],
+    ['replay', 'get', 1.0, 'replayed create / get by id'],
+  ] as const) {
+    const top = runsOf(numerator);
+    const bottom = runsOf(denominator);
+    if (!top || !bottom) continue;
+    const rounds = top.map((run, round) =>
+      (run.requestsPerSecond / (bottom[round]?.requestsPerSecond ?? Number.NaN)).toFixed(2),
+    );
+    const ratio = medianRatio(top, bottom);
+    notes.push(
+      `Service, same run: ${label} = ${ratio.toFixed(2)} (${rounds.join(', ')}); target ≥ ${target.toFixed(1)}: ${ratio >= target ? 'met' : 'NOT met'}.`,
+    );
+  }
+  return notes;
 }
 
 async function sqlitePass(scenarios: Scenario[], settings: RunSettings): Promise<PassReport> {

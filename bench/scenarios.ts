@@ -67,6 +67,48 @@ export const SCENARIOS: Scenario[] = [
     ],
   },
   {
+    // Issue 16: every request a new key, so every one creates. The baseline has no keys: its
+    // column is a plain create, and the figure that counts is the same-run ratio to `create`.
+    key: 'create-key',
+    title: 'POST /article/create, new key',
+    target: 0.4,
+    addsArticles: true,
+    requests: () => {
+      const run = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+      let sequence = 0;
+      return [
+        {
+          method: 'POST',
+          path: '/article/create',
+          body: JSON.stringify(CREATE_BODY),
+          setupRequest: (request) => ({
+            ...request,
+            headers: { ...WRITE_HEADERS, 'idempotency-key': `bench-${run}-${++sequence}` },
+          }),
+        },
+      ];
+    },
+  },
+  {
+    // Issue 16: one key and body for the whole run: the first request creates, every later one
+    // is a replay. Compared with `get` (same run); the baseline's column is a plain create.
+    key: 'replay',
+    title: 'POST /article/create, replayed key',
+    target: 0.4,
+    addsArticles: true,
+    requests: () => {
+      const key = `bench-replay-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+      return [
+        {
+          method: 'POST',
+          path: '/article/create',
+          headers: { ...WRITE_HEADERS, 'idempotency-key': key },
+          body: JSON.stringify(CREATE_BODY),
+        },
+      ];
+    },
+  },
+  {
     key: 'update',
     title: 'POST /article/update',
     target: 0.7,
