@@ -79,12 +79,14 @@ async function postgresPass(options: BenchOptions, scenarios: Scenario[], settin
   const database = await open(openPostgres());
   console.log(`PostgreSQL pass on ${database.description}`);
   const service = await start('service', SERVICE, { ...SERVICE_ENV, DATABASE_URL: database.url });
-  const baseline = await start('baseline', BASELINE, {
-    API_TOKEN: BENCH_TOKEN,
-    DATABASE_URL: database.url,
-    BASELINE_READS: options.baselineReads,
-  });
-  const servers = [service, baseline];
+  const baseline = options.baseline
+    ? await start('baseline', BASELINE, {
+        API_TOKEN: BENCH_TOKEN,
+        DATABASE_URL: database.url,
+        BASELINE_READS: options.baselineReads,
+      })
+    : null;
+  const servers = baseline ? [service, baseline] : [service];
   const notes: string[] = [
     options.baselineReads === 'links'
       ? 'Baseline reads: an article query, then one batched query for the links (the shape issue 4 gives).'
@@ -113,19 +115,26 @@ async function postgresPass(options: BenchOptions, scenarios: Scenario[], settin
   }
 
   const dataset = await prepare(service.url, database);
-  await checkSameAnswers(service.url, baseline.url, dataset);
-  await database.removeArticlesAfter(dataset.lastId);
-  console.log('The baseline answers exactly what the service answers (articles, list, create, update).\n');
+  if (baseline) {
+    await checkSameAnswers(service.url, baseline.url, dataset);
+    await database.removeArticlesAfter(dataset.lastId);
+    console.log('The baseline answers exactly what the service answers (articles, list, create, update).\n');
+  } else {
+    notes.push('The service alone (--no-baseline): the figures that count are its same-run ratios.');
+  }
 
   const pass = await runAlternating(`PostgreSQL`, servers, scenarios, options.rounds, dataset, database, settings);
   if (options.workers !== null) {
     for (const scenario of pass.scenarios) {
-      const ratio = medianRatio(scenario.runs[servers[2]?.label as string] ?? [], scenario.runs.service ?? []);
+      const ratio = medianRatio(
+        scenario.runs[servers[baseline ? 2 : 1]?.label as string] ?? [],
+        scenario.runs.service ?? [],
+      );
       notes.push(`${scenario.title}: WORKERS=${options.workers} / 1 worker = ${ratio.toFixed(2)}`);
     }
   }
   notes.push(...sameRunRatios(pass));
-  for (const label of servers.slice(2).map((server) => server.label)) {
+  for (const label of servers.slice(baseline ? 2 : 1).map((server) => server.label)) {
     for (const scenario of pass.scenarios) {
       const ratio = medianRatio(scenario.runs.service ?? [], scenario.runs[label] ?? []);
       notes.push(`${scenario.title}: service / ${label} = ${ratio.toFixed(2)}`);
