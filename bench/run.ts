@@ -87,11 +87,14 @@ async function postgresPass(options: BenchOptions, scenarios: Scenario[], settin
       })
     : null;
   const servers = baseline ? [service, baseline] : [service];
-  const notes: string[] = [
-    options.baselineReads === 'links'
-      ? 'Baseline reads: an article query, then one batched query for the links (the shape issue 4 gives).'
-      : "Baseline reads: one statement per read, each article's tags and categories aggregated as JSON.",
-  ];
+  const notes: string[] = [];
+  if (baseline) {
+    notes.push(
+      options.baselineReads === 'links'
+        ? 'Baseline reads: an article query, then one batched query for the links (the shape issue 4 gives).'
+        : "Baseline reads: one statement per read, each article's tags and categories aggregated as JSON.",
+    );
+  }
   if (options.workers !== null) {
     const label = `service WORKERS=${options.workers}`;
     const workers = await start(label, SERVICE, {
