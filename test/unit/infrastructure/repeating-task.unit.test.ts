@@ -13,10 +13,12 @@ describe('startRepeating', () => {
       if (runs.length === 2) throw new Error('second run fails');
       if (runs.length === 3) await new Promise<void>((resolve) => (finish = resolve));
     });
-    const repeating = startRepeating(task, 1_000, (error) => errors.push(error));
+    const repeating = startRepeating(task, 1_000, (error) => errors.push(error), 100);
 
+    await jest.advanceTimersByTimeAsync(99);
     expect(task).not.toHaveBeenCalled();
-    await jest.advanceTimersByTimeAsync(1_000);
+    await jest.advanceTimersByTimeAsync(1);
+    expect(task).toHaveBeenCalledTimes(1);
     await jest.advanceTimersByTimeAsync(1_000);
     expect(task).toHaveBeenCalledTimes(2);
     expect(errors).toEqual([new Error('second run fails')]);
