@@ -24,7 +24,7 @@ import {
 import { newTermId } from '../term-id';
 import { type ArticleStatements, articleStatements, type SqlStatement, TERM_KINDS } from './article-statements';
 import { POSTGRES_LIMITS } from './postgres-limits';
-import { type PrimaryBreaker, type PrimaryUse, primaryStateAfter } from './primary-breaker';
+import { type PrimaryBreaker, primaryStateAfter } from './primary-breaker';
 import { REPLICA_LAG_STATEMENT, type ReadNode, type ReplicaReads } from './replica-reads';
 import { PgConnection, type SqlConnection, SqliteConnection, type SqlitePreparedStatements } from './sql-connection';
 import { POSTGRES_DIALECT, SQLITE_DIALECT, type SqlDialect } from './sql-dialect';
@@ -56,8 +56,8 @@ class ReplicaTooFarBehind extends Error {}
 /** No connection could be had from the pool (refused, timed out, refused at login). */
 class NoConnection extends StorageUnavailableError {}
 
-/** Which server a call runs on, and what it asks of the primary. */
-type CallTarget = { mode: 'slave' } | { mode: 'master'; use: PrimaryUse };
+/** Which server a call runs on, and whether it writes. */
+type CallTarget = { mode: 'slave' } | { mode: 'master'; use: 'write' | 'read' };
 const WRITE: CallTarget = { mode: 'master', use: 'write' };
 const PRIMARY_READ: CallTarget = { mode: 'master', use: 'read' };
 const REPLICA_READ: CallTarget = { mode: 'slave' };
@@ -365,8 +365,9 @@ export class TypeOrmArticleRepository implements ArticleRepository {
 
   /**
    * Runs `work` on a connection of the primary ('master') or of a replica ('slave', the primary
-   * when none is configured), through a TypeORM query runner released whatever happens. A call
-   * on the primary first asks its breaker, and tells it when the primary turned out to be gone.
+   * when none is configured), through a TypeORM query runner released whatever happens. A write
+   * first asks the primary's breaker; every call on the primary tells it when the primary may
+   * be gone.
    */
   private async call<T>(
     target: CallTarget,
@@ -376,14 +377,14 @@ export class TypeOrmArticleRepository implements ArticleRepository {
     // After shutdown (or before the database was first reached) there is no connection: retry later.
     if (!this.dataSource.isInitialized) throw new StorageUnavailableError();
     const breaker = target.mode === 'master' ? this.breaker : null;
-    if (target.mode === 'master') breaker?.admit(target.use);
+    if (target.mode === 'master' && target.use === 'write') breaker?.admitWrite();
     try {
       // SQLite runs in-process and synchronously: there is nothing to wait for past a deadline.
       return await (this.sqliteLock
         ? this.sqliteLock.runExclusive(() => this.onConnection(target.mode, work))
-        : withinDeadline(this.onConnection(target.mode, work), deadlineMs, () => breaker?.unreachable()));
+        : withinDeadline(this.onConnection(target.mode, work), deadlineMs, () => breaker?.suspect()));
     } catch (error) {
-      if (error instanceof NoConnection) breaker?.unreachable();
+      if (error instanceof NoConnection) breaker?.suspect();
       else breaker?.failed(error);
       throw translateStorageError(error);
     }

@@ -5,8 +5,8 @@ import type { PrimaryBreaker } from './primary-breaker';
 /**
  * Trivial queries through query runners of the pools (PostgreSQL: the runner listens for its
  * connection's errors while it holds it) or on the open file (SQLite). Reads: a replica when
- * they are configured, else (or when it fails) the primary. Writes: the primary, its breaker
- * closed, and not read-only.
+ * they are configured, else (or when it fails) the primary. Writes: the primary answers and
+ * is not read-only.
  */
 export class TypeOrmStorageProbe implements StorageProbe {
   constructor(
@@ -25,16 +25,16 @@ export class TypeOrmStorageProbe implements StorageProbe {
         // The primary may still serve the reads.
       }
     }
-    this.breaker?.admit('read');
     await this.query('master', 'SELECT 1');
   }
 
+  /** Asks the primary itself, even while its breaker is open, and closes the breaker when it takes writes. */
   async pingWrites(): Promise<void> {
     this.requireConnected();
-    this.breaker?.admit('write');
     if (this.dataSource.options.type !== 'postgres') return void (await this.query('master', 'SELECT 1'));
     const [row] = await this.query('master', `SELECT current_setting('transaction_read_only') AS ro`);
     if ((row as { ro?: string } | undefined)?.ro === 'on') throw new Error('the primary is read-only');
+    this.breaker?.recovered();
   }
 
   private requireConnected(): void {
