@@ -28,12 +28,21 @@ export class TypeOrmStorageProbe implements StorageProbe {
     await this.query('master', 'SELECT 1');
   }
 
-  /** Asks the primary itself, even while its breaker is open, and closes the breaker when it takes writes. */
+  /**
+   * Asks the primary itself, even while its breaker is open: a writable answer closes the
+   * breaker, anything else makes it probe (the probe also drops pooled connections to a node
+   * that is read-only now).
+   */
   async pingWrites(): Promise<void> {
     this.requireConnected();
     if (this.dataSource.options.type !== 'postgres') return void (await this.query('master', 'SELECT 1'));
-    const [row] = await this.query('master', `SELECT current_setting('transaction_read_only') AS ro`);
-    if ((row as { ro?: string } | undefined)?.ro === 'on') throw new Error('the primary is read-only');
+    try {
+      const [row] = await this.query('master', `SELECT current_setting('transaction_read_only') AS ro`);
+      if ((row as { ro?: string } | undefined)?.ro === 'on') throw new Error('the primary is read-only');
+    } catch (error) {
+      this.breaker?.suspect();
+      throw error;
+    }
     this.breaker?.recovered();
   }
 
