@@ -120,6 +120,28 @@ describe('PrimaryBreaker', () => {
     expect(breaker.current).toBe('unreachable');
   });
 
+  it('probes at once, not at the next interval, when a read on the primary succeeds while open', async () => {
+    let probes = 0;
+    const script = scriptedProbe();
+    const breaker = new PrimaryBreaker({
+      probe: () => {
+        probes++;
+        return script.probe();
+      },
+      probeEveryMs: 60_000,
+    });
+    breakers.push(breaker);
+    breaker.answered();
+    expect(probes).toBe(0);
+    breaker.suspect();
+    await script.answer('unreachable');
+    expect(probes).toBe(1);
+    breaker.answered();
+    expect(probes).toBe(2);
+    await script.answer('writable');
+    expect(() => breaker.admitWrite()).not.toThrow();
+  });
+
   it('closes when a readiness check finds the primary writable, without waiting for the probe', async () => {
     const script = scriptedProbe();
     const { breaker } = breakerWith(script.probe);

@@ -82,6 +82,16 @@ export class PrimaryBreaker {
     if (this.state === 'writable') void this.probeNow();
   }
 
+  /**
+   * A read on the primary succeeded: while open, probe now rather than at the next interval,
+   * so that writes come back as soon as reads show the primary is there again.
+   */
+  answered(): void {
+    if (this.state === 'writable' || this.probing) return;
+    clearTimeout(this.timer);
+    void this.probeNow();
+  }
+
   /** Something else found the primary writable (a readiness check): writes go to it again. */
   recovered(): void {
     clearTimeout(this.timer);

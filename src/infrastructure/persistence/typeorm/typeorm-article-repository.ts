@@ -380,9 +380,11 @@ export class TypeOrmArticleRepository implements ArticleRepository {
     if (target.mode === 'master' && target.use === 'write') breaker?.admitWrite();
     try {
       // SQLite runs in-process and synchronously: there is nothing to wait for past a deadline.
-      return await (this.sqliteLock
+      const result = await (this.sqliteLock
         ? this.sqliteLock.runExclusive(() => this.onConnection(target.mode, work))
         : withinDeadline(this.onConnection(target.mode, work), deadlineMs, () => breaker?.suspect()));
+      breaker?.answered();
+      return result;
     } catch (error) {
       if (error instanceof NoConnection) breaker?.suspect();
       else breaker?.failed(error);
