@@ -44,8 +44,8 @@ export interface TypeOrmArticleRepositoryOptions {
    */
   replicaReads?: ReplicaReads;
   /**
-   * PostgreSQL: the breaker in front of the primary; calls it refuses fail at once with
-   * StorageUnavailableError. Without it every call tries the primary.
+   * PostgreSQL: the breaker in front of the primary; writes it refuses fail at once with
+   * StorageUnavailableError. Without it every write tries the primary.
    */
   primaryBreaker?: PrimaryBreaker;
 }
