@@ -142,6 +142,21 @@ describe('PrimaryBreaker', () => {
     expect(() => breaker.admitWrite()).not.toThrow();
   });
 
+  it('does not let a probe stuck on the old address hold up the one a successful read starts', async () => {
+    const script = scriptedProbe();
+    const { breaker } = breakerWith(script.probe);
+    breaker.suspect();
+    await script.answer('unreachable');
+    // The next probe starts (every 1 ms) and hangs, as on a frozen host.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    breaker.answered();
+    // Two probes wait now, the stuck one first: its finding, whatever it is, no longer counts.
+    await script.answer('writable');
+    expect(breaker.current).toBe('unreachable');
+    await script.answer('writable');
+    expect(breaker.current).toBe('writable');
+  });
+
   it('closes when a readiness check finds the primary writable, without waiting for the probe', async () => {
     const script = scriptedProbe();
     const { breaker } = breakerWith(script.probe);

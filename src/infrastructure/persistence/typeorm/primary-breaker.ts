@@ -49,7 +49,9 @@ export class PrimaryBreaker {
     registers: [this.registry],
   });
   private state: PrimaryState = 'writable';
-  private probing = false;
+  /** When the probe under way started (null: none); only the latest probe's finding counts. */
+  private probingSince: number | null = null;
+  private generation = 0;
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
   private readonly probeEveryMs: number;
@@ -79,22 +81,26 @@ export class PrimaryBreaker {
    */
   suspect(): void {
     // While open, the probe runs on its own schedule.
-    if (this.state === 'writable') void this.probeNow();
+    if (this.state === 'writable' && this.probingSince === null) void this.probeNow();
   }
 
   /**
    * A read on the primary succeeded: while open, probe now rather than at the next interval,
-   * so that writes come back as soon as reads show the primary is there again.
+   * so that writes come back as soon as reads show the primary is there again. A probe still
+   * waiting on the address from before (a frozen host that resumed) does not hold this up.
    */
   answered(): void {
-    if (this.state === 'writable' || this.probing) return;
-    clearTimeout(this.timer);
+    if (this.state === 'writable') return;
+    if (this.probingSince !== null && Date.now() - this.probingSince < this.probeEveryMs) return;
     void this.probeNow();
   }
 
   /** Something else found the primary writable (a readiness check): writes go to it again. */
   recovered(): void {
     clearTimeout(this.timer);
+    // A probe under way asked before this answer: its finding is older.
+    this.generation++;
+    this.probingSince = null;
     this.set('writable');
   }
 
@@ -105,20 +111,21 @@ export class PrimaryBreaker {
   }
 
   private async probeNow(): Promise<void> {
-    if (this.probing || this.stopped) return;
-    this.probing = true;
+    if (this.stopped) return;
+    clearTimeout(this.timer);
+    const mine = ++this.generation;
+    this.probingSince = Date.now();
     let found: PrimaryState;
     try {
       found = await this.options.probe();
     } catch {
       found = 'unreachable';
-    } finally {
-      this.probing = false;
     }
-    if (this.stopped) return;
+    // A later probe (or a readiness check) decides instead.
+    if (this.stopped || mine !== this.generation) return;
+    this.probingSince = null;
     this.set(found);
     if (found !== 'writable') {
-      clearTimeout(this.timer);
       this.timer = setTimeout(() => void this.probeNow(), this.probeEveryMs);
       this.timer.unref();
     }
