@@ -120,7 +120,18 @@ describe('PrimaryBreaker', () => {
     expect(breaker.current).toBe('unreachable');
   });
 
-  it('probes at once, not at the next interval, when a read on the primary succeeds while open', async () => {
+  it('closes at once when a call on the primary succeeds while it was unreachable', async () => {
+    const script = scriptedProbe();
+    const { breaker, changes } = breakerWith(script.probe);
+    breaker.answered();
+    breaker.suspect();
+    await script.answer('unreachable');
+    breaker.answered();
+    expect(() => breaker.admitWrite()).not.toThrow();
+    expect(changes).toEqual(['unreachable', 'writable']);
+  });
+
+  it('probes at once, not at the next interval, when a read succeeds on a read-only primary', async () => {
     let probes = 0;
     const script = scriptedProbe();
     const breaker = new PrimaryBreaker({
@@ -131,10 +142,8 @@ describe('PrimaryBreaker', () => {
       probeEveryMs: 60_000,
     });
     breakers.push(breaker);
-    breaker.answered();
-    expect(probes).toBe(0);
-    breaker.suspect();
-    await script.answer('unreachable');
+    breaker.failed(withCode('25006'));
+    await script.answer('read-only');
     expect(probes).toBe(1);
     breaker.answered();
     expect(probes).toBe(2);
@@ -145,14 +154,14 @@ describe('PrimaryBreaker', () => {
   it('does not let a probe stuck on the old address hold up the one a successful read starts', async () => {
     const script = scriptedProbe();
     const { breaker } = breakerWith(script.probe);
-    breaker.suspect();
-    await script.answer('unreachable');
+    breaker.failed(withCode('25006'));
+    await script.answer('read-only');
     // The next probe starts (every 1 ms) and hangs, as on a frozen host.
     await new Promise((resolve) => setTimeout(resolve, 20));
     breaker.answered();
     // Two probes wait now, the stuck one first: its finding, whatever it is, no longer counts.
     await script.answer('writable');
-    expect(breaker.current).toBe('unreachable');
+    expect(breaker.current).toBe('read-only');
     await script.answer('writable');
     expect(breaker.current).toBe('writable');
   });

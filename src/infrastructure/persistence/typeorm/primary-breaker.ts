@@ -85,12 +85,14 @@ export class PrimaryBreaker {
   }
 
   /**
-   * A read on the primary succeeded: while open, probe now rather than at the next interval,
-   * so that writes come back as soon as reads show the primary is there again. A probe still
+   * A call on the primary succeeded. While it was unreachable, that is the proof it is back:
+   * writes go to it again at once (one that finds it read-only reopens the breaker through its
+   * 25006). While read-only, the probe asks now rather than at the next interval; a probe still
    * waiting on the address from before (a frozen host that resumed) does not hold this up.
    */
   answered(): void {
     if (this.state === 'writable') return;
+    if (this.state === 'unreachable') return this.recovered();
     if (this.probingSince !== null && Date.now() - this.probingSince < this.probeEveryMs) return;
     void this.probeNow();
   }
