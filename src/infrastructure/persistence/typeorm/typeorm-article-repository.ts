@@ -27,11 +27,13 @@ import { newTermId } from '../term-id';
 import { type ArticleStatements, articleStatements, type SqlStatement, TERM_KINDS } from './article-statements';
 import { type IdempotencyStatements, idempotencyStatements } from './idempotency-statements';
 import { POSTGRES_LIMITS } from './postgres-limits';
+import { type PrimaryBreaker, primaryStateAfter } from './primary-breaker';
 import { REPLICA_LAG_STATEMENT, type ReadNode, type ReplicaReads } from './replica-reads';
 import { PgConnection, type SqlConnection, SqliteConnection, type SqlitePreparedStatements } from './sql-connection';
 import { POSTGRES_DIALECT, SQLITE_DIALECT, type SqlDialect } from './sql-dialect';
 import { withinDeadline } from './storage-deadline';
 import { translateStorageError } from './storage-errors';
+import { isSyncCommitCancelled } from './sync-commit-warning';
 
 export interface TypeOrmArticleRepositoryOptions {
   /**
@@ -44,10 +46,24 @@ export interface TypeOrmArticleRepositoryOptions {
    * without it every read goes to the primary.
    */
   replicaReads?: ReplicaReads;
+  /**
+   * PostgreSQL: the breaker in front of the primary; writes it refuses fail at once with
+   * StorageUnavailableError. Without it every write tries the primary.
+   */
+  primaryBreaker?: PrimaryBreaker;
 }
 
 /** A replica's lag was measured past the limit: the read goes to the primary instead. */
 class ReplicaTooFarBehind extends Error {}
+
+/** No connection could be had from the pool (refused, timed out, refused at login). */
+class NoConnection extends StorageUnavailableError {}
+
+/** Which server a call runs on, and whether it writes. */
+type CallTarget = { mode: 'slave' } | { mode: 'master'; use: 'write' | 'read' };
+const WRITE: CallTarget = { mode: 'master', use: 'write' };
+const PRIMARY_READ: CallTarget = { mode: 'master', use: 'read' };
+const REPLICA_READ: CallTarget = { mode: 'slave' };
 
 /** A read on a replica gets this long, so that a primary read after it still answers within 3 s. */
 const REPLICA_READ_DEADLINE_MS = 1_000;
@@ -104,6 +120,7 @@ export class TypeOrmArticleRepository implements ArticleRepository {
   private readonly keys: IdempotencyStatements;
   private readonly prepared: boolean;
   private readonly replicaReads: ReplicaReads | null;
+  private readonly breaker: PrimaryBreaker | null;
   /**
    * better-sqlite3 gives TypeORM a single connection, on which concurrent transactions would
    * interleave (and reads would see uncommitted writes), so SQLite work runs one call at a time.
@@ -122,11 +139,12 @@ export class TypeOrmArticleRepository implements ArticleRepository {
     this.keys = KEY_STATEMENTS[this.dialect.name];
     this.prepared = options.preparedStatements ?? true;
     this.replicaReads = postgres && dataSource.options.replication ? (options.replicaReads ?? null) : null;
+    this.breaker = postgres ? (options.primaryBreaker ?? null) : null;
     this.sqliteLock = postgres ? null : new Mutex();
   }
 
   create(article: NewArticle): Promise<Article> {
-    return this.call('master', async (connection) => {
+    return this.call(WRITE, async (connection) => {
       const values = this.articleValues(article);
       if (!hasReferences(article)) {
         // One statement: atomic without a transaction.
@@ -144,7 +162,7 @@ export class TypeOrmArticleRepository implements ArticleRepository {
   }
 
   createWithKey(article: NewArticle, claim: IdempotencyClaim): Promise<KeyedCreateOutcome> {
-    return this.call('master', (connection) =>
+    return this.call(WRITE, (connection) =>
       this.dialect.name === 'postgres'
         ? this.claimThenCreate(connection, article, claim)
         : this.createThenClaim(connection, article, claim),
@@ -152,7 +170,7 @@ export class TypeOrmArticleRepository implements ArticleRepository {
   }
 
   async deleteExpiredKeys(upTo: Date, limit: number): Promise<number> {
-    const rows = await this.call('master', (connection) =>
+    const rows = await this.call(WRITE, (connection) =>
       connection.query(this.keys.deleteExpired, [this.dialect.encodeTimestamp(upTo), limit]),
     );
     return rows.length;
@@ -170,7 +188,7 @@ export class TypeOrmArticleRepository implements ArticleRepository {
       this.dialect.encodeTimestamp(changes.updatedAt),
       expected ? JSON.stringify(expected.versions) : null,
     ];
-    return this.call('master', async (connection) => {
+    return this.call(WRITE, async (connection) => {
       if (!changes.tags && !changes.categories) {
         // One statement writes and answers the article.
         const [row] = await connection.query<ArticleRow>(this.sql.updateArticle, values);
@@ -199,7 +217,7 @@ export class TypeOrmArticleRepository implements ArticleRepository {
   }
 
   delete(id: number, expected?: ExpectedVersions): Promise<Article | null> {
-    return this.call('master', (connection) =>
+    return this.call(WRITE, (connection) =>
       this.inTransaction(connection, async () => {
         const [locked] = await connection.query<{ version: number }>(this.sql.lockArticle, [id]);
         if (!locked) return null;
@@ -215,7 +233,9 @@ export class TypeOrmArticleRepository implements ArticleRepository {
   async findById(id: number): Promise<Article | null> {
     const { value, node } = await this.read((connection) => this.findOn(connection, id));
     // Read-your-writes: an article just created may not have reached the replica yet.
-    if (value === null && node === 'replica') return this.call('master', (connection) => this.findOn(connection, id));
+    // A primary that cannot be asked makes this a 503, never a wrong null.
+    if (value === null && node === 'replica')
+      return this.call(PRIMARY_READ, (connection) => this.findOn(connection, id));
     return value;
   }
 
@@ -257,7 +277,7 @@ export class TypeOrmArticleRepository implements ArticleRepository {
     if (replicas?.useReplica()) {
       try {
         const value = await this.call(
-          'slave',
+          REPLICA_READ,
           async (connection) => {
             if (replicas.lagIsDue()) {
               const [row] = await connection.query<{ lagMs: number }>(REPLICA_LAG_STATEMENT, []);
@@ -274,7 +294,7 @@ export class TypeOrmArticleRepository implements ArticleRepository {
         if (error instanceof StorageUnavailableError) replicas.failed();
       }
     }
-    const value = await this.call('master', work);
+    const value = await this.call(PRIMARY_READ, work);
     replicas?.served('primary');
     return { value, node: 'primary' };
   }
@@ -478,43 +498,63 @@ export class TypeOrmArticleRepository implements ArticleRepository {
 
   /**
    * Runs `work` on a connection of the primary ('master') or of a replica ('slave', the primary
-   * when none is configured), through a TypeORM query runner released whatever happens.
+   * when none is configured), through a TypeORM query runner released whatever happens. A write
+   * first asks the primary's breaker; every call on the primary tells it when the primary may
+   * be gone.
    */
   private async call<T>(
-    mode: ReplicationMode,
+    target: CallTarget,
     work: (connection: SqlConnection) => Promise<T>,
     deadlineMs: number = POSTGRES_LIMITS.callDeadlineMs,
   ): Promise<T> {
     // After shutdown (or before the database was first reached) there is no connection: retry later.
     if (!this.dataSource.isInitialized) throw new StorageUnavailableError();
+    const breaker = target.mode === 'master' ? this.breaker : null;
+    if (target.mode === 'master' && target.use === 'write') breaker?.admitWrite();
     try {
       // SQLite runs in-process and synchronously: there is nothing to wait for past a deadline.
-      return await (this.sqliteLock
-        ? this.sqliteLock.runExclusive(() => this.onConnection(mode, work))
-        : withinDeadline(this.onConnection(mode, work), deadlineMs));
+      const result = await (this.sqliteLock
+        ? this.sqliteLock.runExclusive(() => this.onConnection(target.mode, work))
+        : withinDeadline(this.onConnection(target.mode, work), deadlineMs, () => breaker?.suspect()));
+      breaker?.answered();
+      return result;
     } catch (error) {
+      if (error instanceof NoConnection) breaker?.suspect();
+      else breaker?.failed(error);
       throw translateStorageError(error);
     }
   }
 
   private async onConnection<T>(mode: ReplicationMode, work: (connection: SqlConnection) => Promise<T>) {
     const runner = this.dataSource.createQueryRunner(mode);
+    let stopWatching = () => {};
     try {
-      let connection: SqlConnection;
+      let native: unknown;
       try {
-        connection = this.wrap(await runner.connect());
+        native = await runner.connect();
       } catch (error) {
         // No connection to be had (refused, pool exhausted past its wait, server starting up).
-        throw new StorageUnavailableError({ cause: error });
+        throw new NoConnection({ cause: error });
       }
+      const connection = this.wrap(native);
+      const commit = this.sqliteLock ? null : watchSyncCommit(native as PgClient);
+      stopWatching = commit?.stop ?? stopWatching;
       try {
-        return await work(connection);
+        const result = await work(connection);
+        if (commit?.cancelled()) {
+          // Committed here, perhaps not on the standby a failover would promote: not acknowledged.
+          throw new StorageUnavailableError({ cause: new Error('synchronous replication wait cancelled at commit') });
+        }
+        return result;
       } catch (error) {
+        // A connection on a server that is gone or no longer the primary: never reused.
+        if (primaryStateAfter(error)) connection.discard();
         // The runner was released under us: its connection failed while we used it.
-        if (runner.isReleased && !(error instanceof DomainError)) throw new StorageUnavailableError({ cause: error });
+        if (runner.isReleased && !(error instanceof DomainError)) throw new NoConnection({ cause: error });
         throw error;
       }
     } finally {
+      stopWatching();
       await runner.release();
     }
   }
@@ -532,6 +572,22 @@ export class TypeOrmArticleRepository implements ArticleRepository {
       categories: this.dialect.decodeJson<Term[]>(row.categories),
     };
   }
+}
+
+/** node-postgres's client, as far as the commit watch needs it. */
+interface PgClient {
+  on(event: 'notice', listener: (notice: { severity?: string; message?: string }) => void): unknown;
+  off(event: 'notice', listener: (notice: { severity?: string; message?: string }) => void): unknown;
+}
+
+/** Listens, for one call, for the warning that a commit's synchronous-standby wait was cancelled. */
+function watchSyncCommit(client: PgClient): { cancelled(): boolean; stop(): void } {
+  let seen = false;
+  const listener = (notice: { severity?: string; message?: string }) => {
+    if (isSyncCommitCancelled(notice)) seen = true;
+  };
+  client.on('notice', listener);
+  return { cancelled: () => seen, stop: () => client.off('notice', listener) };
 }
 
 function articleFields(row: ArticleRow): Omit<Article, 'tags' | 'categories'> {
