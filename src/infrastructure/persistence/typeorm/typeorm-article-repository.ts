@@ -15,6 +15,7 @@ import {
   isReferenceById,
   isReferenceByName,
   StorageUnavailableError,
+  searchableTextOf,
   sortTermsByName,
   type Term,
   type TermKind,
@@ -29,6 +30,7 @@ import { PgConnection, type SqlConnection, SqliteConnection, type SqlitePrepared
 import { POSTGRES_DIALECT, SQLITE_DIALECT, type SqlDialect } from './sql-dialect';
 import { withinDeadline } from './storage-deadline';
 import { translateStorageError } from './storage-errors';
+import { filterShapeOf, filterValues } from './visible-articles-filter';
 
 export interface TypeOrmArticleRepositoryOptions {
   /**
@@ -106,12 +108,16 @@ export class TypeOrmArticleRepository implements ArticleRepository {
   create(article: NewArticle): Promise<Article> {
     return this.call('master', async (connection) => {
       const { fields, createdAt } = article;
+      const folded = searchableTextOf(fields);
       const values = [
         fields.title,
         fields.description,
         fields.content,
         this.dialect.encodeBoolean(fields.visible),
         this.dialect.encodeTimestamp(createdAt),
+        folded.title,
+        folded.description,
+        folded.content,
       ];
       const created = (id: number, terms: Record<TermKind, Term[]>): Article => ({
         id,
@@ -139,6 +145,7 @@ export class TypeOrmArticleRepository implements ArticleRepository {
 
   update(id: number, changes: ArticleChanges, expected?: ExpectedVersions): Promise<Article | null> {
     const { fields } = changes;
+    const folded = searchableTextOf(fields);
     const values = [
       id,
       this.dialect.encodeBoolean(fields.title !== undefined),
@@ -148,6 +155,9 @@ export class TypeOrmArticleRepository implements ArticleRepository {
       fields.visible === undefined ? null : this.dialect.encodeBoolean(fields.visible),
       this.dialect.encodeTimestamp(changes.updatedAt),
       expected ? JSON.stringify(expected.versions) : null,
+      folded.title ?? null,
+      folded.description ?? null,
+      folded.content ?? null,
     ];
     return this.call('master', async (connection) => {
       if (!changes.tags && !changes.categories) {
@@ -199,19 +209,10 @@ export class TypeOrmArticleRepository implements ArticleRepository {
   }
 
   listVisible(page: VisibleArticlesPage): Promise<Article[]> {
-    const filter =
-      page.tagName !== undefined
-        ? page.categoryName !== undefined
-          ? 'both'
-          : 'tag'
-        : page.categoryName !== undefined
-          ? 'category'
-          : 'none';
-    const values: unknown[] = [page.afterId ?? 0, page.limit];
-    if (page.tagName !== undefined) values.push(page.tagName);
-    if (page.categoryName !== undefined) values.push(page.categoryName);
+    const statement = this.sql.pageOfVisible(filterShapeOf(page));
+    const values = [page.afterId ?? 0, page.limit, ...filterValues(this.dialect, page)];
     return this.readValue(async (connection) => {
-      const rows = await connection.query<ArticleRow>(this.sql.pageOfVisible[filter], values);
+      const rows = await connection.query<ArticleRow>(statement, values);
       if (rows.length === 0) return [];
       const ids = JSON.stringify(rows.map((row) => row.id));
       const links = await connection.query<LinkRow>(this.sql.linksOfArticles, [ids]);
