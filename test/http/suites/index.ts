@@ -5,6 +5,7 @@ import { deleteArticleSuite } from './delete-article.suite';
 import { pagesAndFiltersSuite } from './pages-and-filters.suite';
 import { readRoutesSuite } from './read-routes.suite';
 import { routingSuite } from './routing-and-auth.suite';
+import { searchSuite } from './search.suite';
 import { streamedListSuite } from './streamed-list.suite';
 import { updateArticleSuite } from './update-article.suite';
 
@@ -17,6 +18,7 @@ export function describeHttpApi(kind: StorageKind): void {
     conditionalWritesSuite(kind);
     readRoutesSuite(kind);
     pagesAndFiltersSuite(kind);
+    searchSuite(kind);
     streamedListSuite(kind);
     routingSuite(kind);
   });
