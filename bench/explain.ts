@@ -6,7 +6,11 @@ import {
   SQLITE_DIALECT,
   type SqlDialect,
 } from '../src/infrastructure/persistence/typeorm/sql-dialect';
-import { filterShapeOf, filterValues } from '../src/infrastructure/persistence/typeorm/visible-articles-filter';
+import {
+  filterShapeOf,
+  filterValues,
+  PROBE_IDS,
+} from '../src/infrastructure/persistence/typeorm/visible-articles-filter';
 import { type BenchDatabase, openPostgres, openSqlite } from './databases';
 import { SEARCH_WORDS, tagName } from './dataset';
 import { seedAtSize } from './seed-at-size';
@@ -34,11 +38,21 @@ async function main(): Promise<void> {
         [after, 20, ...filterValues(d, filter)],
       ];
     };
+    const probePage = (q: string): [string, SqlStatement, unknown[]] => {
+      const filter = { foldedQuery: q };
+      const shape = { ...filterShapeOf(filter), search: 'probe' } as const;
+      return [
+        `search page of 20 for "${q}", the probe of the next ${PROBE_IDS} ids that comes first`,
+        sql.pageOfVisible(shape),
+        [after, 20, ...filterValues(d, filter, shape, after + PROBE_IDS)],
+      ];
+    };
     return [
       ['page of 20 (pageOfVisible)', sql.pageOfVisible(plain), [after, 20]],
       ['tag-filtered page of 20 (pageOfVisible)', sql.pageOfVisible({ ...plain, tag: true }), [after, 20, tagName(7)]],
       searchPage(SEARCH_WORDS.rare),
       searchPage(SEARCH_WORDS.common),
+      ...(d.probesBeforeSearchIndex ? [probePage(SEARCH_WORDS.common)] : []),
       searchPage(SEARCH_WORDS.rare.slice(0, 2)),
       searchPage(SEARCH_WORDS.common.slice(0, 2)),
       ["the page's links (linksOfArticles, 20 ids)", sql.linksOfArticles, [pageIds]],

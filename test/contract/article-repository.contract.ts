@@ -447,6 +447,17 @@ export function articleRepositoryContract(name: string, open: () => Promise<Cont
         await expect(search('ru', { afterId: a.id, limit: 1 })).resolves.toEqual([b.id]);
       });
 
+      it('finds matches far apart, past a long run of articles that do not match', async () => {
+        const first = await withContent('needle 1');
+        for (let n = 0; n < 600; n++) await withContent(`hay ${n}`);
+        const second = await withContent('needle 2');
+        const third = await withContent('needle 3');
+        await expect(search('needle', { limit: 2 })).resolves.toEqual([first.id, second.id]);
+        await expect(search('needle', { limit: 2, afterId: second.id })).resolves.toEqual([third.id]);
+        await expect(search('needle', { limit: 2, afterId: first.id })).resolves.toEqual([second.id, third.id]);
+        await expect(search('ne', { limit: 2 })).resolves.toEqual([first.id, second.id]);
+      });
+
       it('pages through every match once, by id, long and short queries alike', async () => {
         const matching: number[] = [];
         for (let n = 0; n < 13; n++) {

@@ -41,6 +41,13 @@ export interface SqlDialect {
     param: string,
     indexed: boolean,
   ): { condition: string; index?: { table: string; rowId: string } };
+  /**
+   * A search page first reads the next PROBE_IDS ids unindexed and uses the index only when
+   * they hold no full page. SQLite's FTS5 reads a common word's whole trigram lists whatever
+   * the LIMIT (measured: 10 to 13 ms a page for a word on 60 % of 100,000 articles, 0.1 ms
+   * probed); PostgreSQL's planner makes that choice itself from the column statistics.
+   */
+  probesBeforeSearchIndex: boolean;
   /** The parameter value searchFolded compares with, for a folded query. */
   searchValue(foldedQuery: string, indexed: boolean): string;
   encodeBoolean(value: boolean): unknown;
@@ -71,6 +78,7 @@ export const POSTGRES_DIALECT: SqlDialect = {
     condition: `(${a}.search_title LIKE ${param} OR ${a}.search_description LIKE ${param} OR ${a}.search_content LIKE ${param})`,
   }),
   // LIKE's escape character is the backslash: every character of the query is literal.
+  probesBeforeSearchIndex: false,
   searchValue: (foldedQuery) => `%${foldedQuery.replace(/[\\%_]/g, '\\$&')}%`,
   encodeBoolean: (value) => value,
   encodeTimestamp: (value) => value,
@@ -111,6 +119,7 @@ export const SQLITE_DIALECT: SqlDialect = {
           condition: `(instr(${a}.search_title, ${param}) > 0 OR instr(${a}.search_description, ${param}) > 0
                        OR instr(${a}.search_content, ${param}) > 0)`,
         },
+  probesBeforeSearchIndex: true,
   // An FTS5 string: inside double quotes every character is literal but the quote, doubled.
   searchValue: (foldedQuery, indexed) => (indexed ? `"${foldedQuery.replaceAll('"', '""')}"` : foldedQuery),
   encodeBoolean: (value) => (value ? 1 : 0),

@@ -30,7 +30,7 @@ import { PgConnection, type SqlConnection, SqliteConnection, type SqlitePrepared
 import { POSTGRES_DIALECT, SQLITE_DIALECT, type SqlDialect } from './sql-dialect';
 import { withinDeadline } from './storage-deadline';
 import { translateStorageError } from './storage-errors';
-import { filterShapeOf, filterValues } from './visible-articles-filter';
+import { type FilterShape, filterShapeOf, filterValues, PROBE_IDS } from './visible-articles-filter';
 
 export interface TypeOrmArticleRepositoryOptions {
   /**
@@ -209,10 +209,22 @@ export class TypeOrmArticleRepository implements ArticleRepository {
   }
 
   listVisible(page: VisibleArticlesPage): Promise<Article[]> {
-    const statement = this.sql.pageOfVisible(filterShapeOf(page));
-    const values = [page.afterId ?? 0, page.limit, ...filterValues(this.dialect, page)];
+    const shape = filterShapeOf(page);
+    const after = page.afterId ?? 0;
+    const rowsOf = (connection: SqlConnection, statementShape: FilterShape) =>
+      connection.query<ArticleRow>(this.sql.pageOfVisible(statementShape), [
+        after,
+        page.limit,
+        ...filterValues(this.dialect, page, statementShape, after + PROBE_IDS),
+      ]);
     return this.readValue(async (connection) => {
-      const rows = await connection.query<ArticleRow>(statement, values);
+      let rows: ArticleRow[] | null = null;
+      if (shape.search === 'indexed' && this.dialect.probesBeforeSearchIndex) {
+        // A full page within the next ids holds the first matches: nothing after them comes first.
+        const probed = await rowsOf(connection, { ...shape, search: 'probe' });
+        if (probed.length === page.limit) rows = probed;
+      }
+      rows ??= await rowsOf(connection, shape);
       if (rows.length === 0) return [];
       const ids = JSON.stringify(rows.map((row) => row.id));
       const links = await connection.query<LinkRow>(this.sql.linksOfArticles, [ids]);
