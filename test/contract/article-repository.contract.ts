@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import type { ArticleRepository, VisibleArticlesPage } from '../../src/application';
 import { type Article, ArticleChangedError, foldForSearch, UnknownReferenceError } from '../../src/domain';
 import { aNewArticle, someChanges } from '../support/builders';
@@ -456,6 +457,35 @@ export function articleRepositoryContract(name: string, open: () => Promise<Cont
         await expect(search('needle', { limit: 2, afterId: second.id })).resolves.toEqual([third.id]);
         await expect(search('needle', { limit: 2, afterId: first.id })).resolves.toEqual([second.id, third.id]);
         await expect(search('ne', { limit: 2 })).resolves.toEqual([first.id, second.id]);
+      });
+
+      it('agrees with toLowerCase().includes() on random text of confusable characters', async () => {
+        // Characters whose folding differs between JavaScript, PostgreSQL locales and SQLite, and
+        // the pattern characters of LIKE, GLOB and FTS5 queries.
+        const alphabet = [...'aAéÉiIİıßẞΣσςKk博客%_\\*"\' ?'];
+        const text = fc.array(fc.constantFrom(...alphabet), { minLength: 1, maxLength: 12 }).map((c) => c.join(''));
+        const created: { id: number; texts: string[] }[] = [];
+        await fc.assert(
+          fc.asyncProperty(
+            fc.tuple(text, text, text),
+            fc.array(fc.tuple(fc.nat(), fc.nat(), fc.nat(5), fc.boolean()), { minLength: 1, maxLength: 4 }),
+            async ([title, description, content], picks) => {
+              const article = await repository.create(aNewArticle().with({ title, description, content }).build());
+              created.push({ id: article.id, texts: [title, description, content] });
+              for (const [which, start, length, upper] of picks) {
+                const source = created[which % created.length]?.texts[which % 3] ?? '';
+                const slice = [...source].slice(start % source.length, (start % source.length) + 1 + length).join('');
+                const q = (upper ? slice.toUpperCase() : slice).trim();
+                if (q.length === 0) continue;
+                const expected = created
+                  .filter((a) => a.texts.some((t) => t.toLowerCase().includes(q.toLowerCase())))
+                  .map((a) => a.id);
+                await expect(search(q, { limit: 100 })).resolves.toEqual(expected.slice(0, 100));
+              }
+            },
+          ),
+          { numRuns: 40, seed: 18 },
+        );
       });
 
       it('pages through every match once, by id, long and short queries alike', async () => {
