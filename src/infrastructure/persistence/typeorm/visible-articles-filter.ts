@@ -25,10 +25,11 @@ export const INDEXED_QUERY_MIN_LENGTH = 3;
 
 /**
  * How many ids past `after` a probe reads (SqlDialect.probesBeforeSearchIndex): a full page of
- * 20 there needs a word on about 1 article in 25 or more, and reading them costs about as much
- * as a plain page (measured at 100,000 articles: 0.04 to 0.15 ms).
+ * 20 there needs a word on about 1 article in 13 or more. Reading them costs about one to three
+ * plain pages (measured at 100,000 articles under load: 0.3-1.1 ms for 256 ids, 0.6-2.6 ms for
+ * 512); a rarer word pays it before the index, a commoner one saves the index's 10-30 ms.
  */
-export const PROBE_IDS = 512;
+export const PROBE_IDS = 256;
 
 export function filterShapeOf(filter: VisibleArticlesFilter): FilterShape {
   const query = filter.foldedQuery;
