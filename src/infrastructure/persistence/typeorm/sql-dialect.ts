@@ -77,8 +77,8 @@ export const POSTGRES_DIALECT: SqlDialect = {
   searchFolded: (a, param) => ({
     condition: `(${a}.search_title LIKE ${param} OR ${a}.search_description LIKE ${param} OR ${a}.search_content LIKE ${param})`,
   }),
-  // LIKE's escape character is the backslash: every character of the query is literal.
   probesBeforeSearchIndex: false,
+  // LIKE's escape character is the backslash: every character of the query is literal.
   searchValue: (foldedQuery) => `%${foldedQuery.replace(/[\\%_]/g, '\\$&')}%`,
   encodeBoolean: (value) => value,
   encodeTimestamp: (value) => value,
