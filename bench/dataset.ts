@@ -11,6 +11,13 @@ export const DATASET = {
   invisibleEvery: 10,
 } as const;
 
+/**
+ * Words of the large seeded datasets (seed-at-size.ts) for search pages: `rare` is in the
+ * content of under 0.1 % of the articles, `common` in about 60 %; the filler has neither.
+ */
+export const SEARCH_WORDS = { rare: 'quokka', common: 'kettle' } as const;
+export const SEARCH_SHARES = { rareEvery: 1_250, commonTenths: 6 } as const;
+
 export const tagName = (n: number) => `tag-${String(n).padStart(2, '0')}`;
 export const categoryName = (n: number) => `category-${n}`;
 

@@ -1,15 +1,25 @@
 import Database from 'better-sqlite3';
 import { Client } from 'pg';
 import { articleStatements, type SqlStatement } from '../src/infrastructure/persistence/typeorm/article-statements';
-import { POSTGRES_DIALECT, SQLITE_DIALECT } from '../src/infrastructure/persistence/typeorm/sql-dialect';
+import {
+  POSTGRES_DIALECT,
+  SQLITE_DIALECT,
+  type SqlDialect,
+} from '../src/infrastructure/persistence/typeorm/sql-dialect';
+import {
+  filterShapeOf,
+  filterValues,
+  PROBE_IDS,
+} from '../src/infrastructure/persistence/typeorm/visible-articles-filter';
 import { type BenchDatabase, openPostgres, openSqlite } from './databases';
-import { tagName } from './dataset';
+import { SEARCH_WORDS, tagName } from './dataset';
 import { seedAtSize } from './seed-at-size';
 
 /**
  * `npm run bench:explain [articles]`: seeds a fresh PostgreSQL and SQLite database (100,000
  * articles by default) and prints the plans of the repository's own statements for a page of
- * 20, a tag-filtered page of 20, the links of a page, and a get by id: PostgreSQL's
+ * 20, a tag-filtered page of 20, search pages of 20 for a rare and a common word (and for
+ * their first two letters, which no trigram serves), the links of a page, and a get by id: PostgreSQL's
  * EXPLAIN (ANALYZE, BUFFERS) and SQLite's EXPLAIN QUERY PLAN, each with the values it was
  * given. A page starts in the middle of the ids, so an index that is not used shows.
  */
@@ -17,12 +27,38 @@ async function main(): Promise<void> {
   const count = Number(process.argv[2] ?? 100_000);
   const after = Math.floor(count / 2);
   const pageIds = JSON.stringify(Array.from({ length: 20 }, (_, index) => after + 1 + index));
-  const cases = (sql: ReturnType<typeof articleStatements>): [string, SqlStatement, unknown[]][] => [
-    ['page of 20 (pageOfVisible.none)', sql.pageOfVisible.none, [after, 20]],
-    ['tag-filtered page of 20 (pageOfVisible.tag)', sql.pageOfVisible.tag, [after, 20, tagName(7)]],
-    ["the page's links (linksOfArticles, 20 ids)", sql.linksOfArticles, [pageIds]],
-    ['get by id (findArticle)', sql.findArticle, [after]],
-  ];
+  const plain = { tag: false, category: false, search: 'none' } as const;
+  const cases = (d: SqlDialect): [string, SqlStatement, unknown[]][] => {
+    const sql = articleStatements(d);
+    const searchPage = (q: string): [string, SqlStatement, unknown[]] => {
+      const filter = { foldedQuery: q };
+      return [
+        `search page of 20 for "${q}" (pageOfVisible, ${filterShapeOf(filter).search})`,
+        sql.pageOfVisible(filterShapeOf(filter)),
+        [after, 20, ...filterValues(d, filter)],
+      ];
+    };
+    const probePage = (q: string): [string, SqlStatement, unknown[]] => {
+      const filter = { foldedQuery: q };
+      const shape = { ...filterShapeOf(filter), search: 'probe' } as const;
+      return [
+        `search page of 20 for "${q}", the probe of the next ${PROBE_IDS} ids that comes first`,
+        sql.pageOfVisible(shape),
+        [after, 20, ...filterValues(d, filter, shape, after + PROBE_IDS)],
+      ];
+    };
+    return [
+      ['page of 20 (pageOfVisible)', sql.pageOfVisible(plain), [after, 20]],
+      ['tag-filtered page of 20 (pageOfVisible)', sql.pageOfVisible({ ...plain, tag: true }), [after, 20, tagName(7)]],
+      searchPage(SEARCH_WORDS.rare),
+      searchPage(SEARCH_WORDS.common),
+      ...(d.probesBeforeSearchIndex ? [probePage(SEARCH_WORDS.common)] : []),
+      searchPage(SEARCH_WORDS.rare.slice(0, 2)),
+      searchPage(SEARCH_WORDS.common.slice(0, 2)),
+      ["the page's links (linksOfArticles, 20 ids)", sql.linksOfArticles, [pageIds]],
+      ['get by id (findArticle)', sql.findArticle, [after]],
+    ];
+  };
 
   const postgres = await openPostgres();
   try {
@@ -30,7 +66,7 @@ async function main(): Promise<void> {
     const client = new Client({ connectionString: postgres.url });
     await client.connect();
     try {
-      for (const [title, statement, values] of cases(articleStatements(POSTGRES_DIALECT))) {
+      for (const [title, statement, values] of cases(POSTGRES_DIALECT)) {
         const plan = await client.query(`EXPLAIN (ANALYZE, BUFFERS) ${statement.text}`, values);
         print(
           `PostgreSQL, ${count} articles: ${title}, values ${JSON.stringify(values)}`,
@@ -50,7 +86,7 @@ async function main(): Promise<void> {
     await seedAtSize(sqlite, count);
     const db = new Database(sqliteFile(sqlite), { readonly: true });
     try {
-      for (const [title, statement, values] of cases(articleStatements(SQLITE_DIALECT))) {
+      for (const [title, statement, values] of cases(SQLITE_DIALECT)) {
         const named = Object.fromEntries(values.map((value, index) => [`p${index + 1}`, value]));
         const rows = db.prepare(`EXPLAIN QUERY PLAN ${statement.text}`).all(named) as {
           detail: string;

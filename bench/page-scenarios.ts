@@ -1,4 +1,4 @@
-import { DATASET, type PreparedDataset, tagName } from './dataset';
+import { DATASET, type PreparedDataset, SEARCH_WORDS, tagName } from './dataset';
 import type { Scenario } from './scenarios';
 
 /** Articles per page in the page scenarios. */
@@ -23,7 +23,48 @@ export function isPage(body: string): boolean {
   );
 }
 
-/** `GET /article?limit=20&after=…` and the same filtered by one tag (issue 13). */
+/**
+ * A search answer: the success wrapper around 0..PAGE_SIZE articles in ascending id order, each
+ * containing `word` (a rare word has fewer than a page after most positions).
+ */
+function isSearchPage(word: string) {
+  return (body: string): boolean => {
+    if (!body.startsWith('{"statusCode":10000,')) return false;
+    const { data } = JSON.parse(body) as { data: unknown };
+    if (!Array.isArray(data) || data.length > PAGE_SIZE) return false;
+    return data.every(
+      (article: { id: number; content: string }, index) =>
+        article.content.toLowerCase().includes(word) &&
+        (index === 0 || article.id > (data[index - 1] as { id: number }).id),
+    );
+  };
+}
+
+/** A search page of 20 at a random position (issue 18: each within 3× of a plain page at 100,000). */
+const searchScenario = (key: string, word: string): Scenario => ({
+  key,
+  title: `GET /article?limit=${PAGE_SIZE}&after=…&q=${word}`,
+  target: 1 / 1.5,
+  addsArticles: false,
+  verifyBody: isSearchPage(word),
+  requests: (dataset) => [
+    {
+      method: 'GET',
+      setupRequest: (request) => ({
+        ...request,
+        path: `/article?limit=${PAGE_SIZE}&after=${randomAfter(dataset)}&q=${word.toUpperCase()}`,
+      }),
+    },
+  ],
+});
+
+/** Search pages whose throughput is compared with the plain page's, same run, at 100,000. */
+export const SEARCH_SCENARIO_KEYS = ['page-search-rare', 'page-search-common'];
+
+/**
+ * `GET /article?limit=20&after=…`, the same filtered by one tag (issue 13), and search pages
+ * for a rare and a common word (issue 18).
+ */
 export const PAGE_SCENARIOS: Scenario[] = [
   {
     key: 'page',
@@ -54,4 +95,6 @@ export const PAGE_SCENARIOS: Scenario[] = [
       },
     ],
   },
+  searchScenario('page-search-rare', SEARCH_WORDS.rare),
+  searchScenario('page-search-common', SEARCH_WORDS.common),
 ];

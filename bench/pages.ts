@@ -6,7 +6,7 @@ import { type FullListFigures, readFullList } from './full-list';
 import { BENCH_TOKEN } from './http-client';
 import { measure, type RunFigures } from './measure';
 import { parseOptions } from './options';
-import { PAGE_SCENARIOS } from './page-scenarios';
+import { PAGE_SCENARIOS, SEARCH_SCENARIO_KEYS } from './page-scenarios';
 import { type ServerProcess, startServer, withPeakRss } from './processes';
 import { describeMachine, median } from './report';
 import { cleanUp, cleanups, runMain } from './run-main';
@@ -156,7 +156,7 @@ function format(report: StorageReport): string {
           `${ratio.toFixed(2)} (${page.ratios.map((r) => r.toFixed(2)).join(', ')}) | ${ratio >= 1 / 1.5 ? 'met' : 'NOT met'} | ${errors} |`,
       );
     }
-    lines.push('');
+    lines.push('', ...searchRatios(report), '');
   }
   if (report.fullList.length > 0) {
     const reads = report.fullList;
@@ -168,6 +168,23 @@ function format(report: StorageReport): string {
     );
   }
   return lines.join('\n');
+}
+
+/** Issue 18: each search page's throughput over the plain page's at 100,000, round by round. */
+function searchRatios(report: StorageReport): string[] {
+  const plain = report.pages.find((page) => page.key === 'page')?.runs[SIZES.large];
+  if (!plain) return [];
+  return report.pages
+    .filter((page) => SEARCH_SCENARIO_KEYS.includes(page.key))
+    .map((page) => {
+      const ratios = (page.runs[SIZES.large] ?? []).map(
+        (run, round) => run.requestsPerSecond / (plain[round]?.requestsPerSecond ?? Number.NaN),
+      );
+      const ratio = median(ratios);
+      return `${page.title} at ${SIZES.large} articles / plain page, same rounds: ${ratio.toFixed(2)} (${ratios
+        .map((r) => r.toFixed(2))
+        .join(', ')}); target ≥ 0.33: ${ratio >= 1 / 3 ? 'met' : 'NOT met'}`;
+    });
 }
 
 const mb = (bytes: number) => Math.round(bytes / 2 ** 20);

@@ -1,4 +1,5 @@
 export * from './article';
 export * from './errors';
+export * from './search';
 export * from './term';
 export * from './text';

@@ -44,13 +44,15 @@ describe('the /docs page in headless Chromium', () => {
     fs.rmSync(workDir, { recursive: true, force: true });
   });
 
-  it('renders, lists every endpoint of /openapi.json, and a "try it" GET /article shows a 200', async () => {
-    const created = await fetch(`${service.baseUrl}/article/create`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ title: 'Shown in the docs page', content: 'hello' }),
-    });
-    expect(created.status).toBe(201);
+  it('renders, lists every endpoint of /openapi.json, and a "try it" GET /article with q shows a 200', async () => {
+    for (const title of ['Shown in the docs page', 'Left out by the search']) {
+      const created = await fetch(`${service.baseUrl}/article/create`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ title, content: 'hello' }),
+      });
+      expect(created.status).toBe(201);
+    }
     const document = (await (await fetch(`${service.baseUrl}/openapi.json`)).json()) as {
       paths: Record<string, Record<string, unknown>>;
     };
@@ -81,19 +83,22 @@ describe('the /docs page in headless Chromium', () => {
     const listArticles = page.locator('#operations-Articles-getArticle');
     await listArticles.locator('.opblock-summary').click();
     await listArticles.getByRole('button', { name: 'Try it out' }).click();
-    // Swagger UI fills each parameter with its documented example; keep limit's (a page of 20)
-    // and clear the filters, whose examples name nothing in this fresh store.
+    // Swagger UI fills each parameter with its documented example; keep limit's (a page of 20),
+    // clear the filters, whose examples name nothing in this fresh store, and search.
     await expect(listArticles.locator('tr[data-param-name="limit"] input').inputValue()).resolves.toBe('20');
+    await expect(listArticles.locator('tr[data-param-name="q"] input').inputValue()).resolves.toBe('typescript');
     for (const name of ['after', 'tag', 'category']) {
       await listArticles.locator(`tr[data-param-name="${name}"] input`).fill('');
     }
+    await listArticles.locator('tr[data-param-name="q"] input').fill('DOCS page');
     await listArticles.getByRole('button', { name: 'Execute' }).click();
     const liveResponse = listArticles.locator('.live-responses-table .response');
     await liveResponse.first().waitFor();
     expect((await liveResponse.locator('.response-col_status').first().textContent())?.trim()).toBe('200');
-    await expect(liveResponse.locator('.response-col_description').first().textContent()).resolves.toContain(
-      'Shown in the docs page',
-    );
+    const answer = await liveResponse.locator('.response-col_description').first().textContent();
+    expect(answer).toContain('Shown in the docs page');
+    expect(answer).not.toContain('Left out by the search');
+    await expect(listArticles.locator('.request-url').textContent()).resolves.toContain('q=DOCS%20page');
 
     fs.mkdirSync(path.dirname(SCREENSHOT), { recursive: true });
     await listArticles.scrollIntoViewIfNeeded();

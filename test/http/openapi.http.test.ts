@@ -161,13 +161,17 @@ describe('GET /openapi.json', () => {
       'query after': expect.objectContaining({ type: 'integer', minimum: 1, maximum: 2147483647 }),
       'query tag': expect.objectContaining({ type: 'string', minLength: 1, maxLength: 64 }),
       'query category': expect.objectContaining({ type: 'string', minLength: 1, maxLength: 64 }),
+      'query q': expect.objectContaining({ type: 'string', minLength: 1, maxLength: 100, example: 'typescript' }),
     });
     expect(Object.keys(list?.responses ?? {})).toContain('400');
     const link = list?.responses['200']?.headers?.Link;
     expect(link?.required).toBe(false);
-    expect(new RegExp(link?.schema.pattern ?? '^$').test('</article?limit=2&after=7&tag=C%2B%2B>; rel="next"')).toBe(
-      true,
-    );
+    for (const example of [
+      '</article?limit=2&after=7&tag=C%2B%2B>; rel="next"',
+      '</article?limit=2&after=7&q=a%20b>; rel="next"',
+    ]) {
+      expect(new RegExp(link?.schema.pattern ?? '^$').test(example)).toBe(true);
+    }
 
     const one = document.paths['/article/{id}']?.get;
     expect(one?.parameters).toEqual([

@@ -21,15 +21,22 @@ export interface ArticleChanges {
 }
 
 /**
- * A page of visible articles by id ascending: the first `limit` whose id is greater than
- * `afterId`, linked to the tag named `tagName` and to the category named `categoryName` when
- * those are given (exact names; an unknown name matches nothing).
+ * Which visible articles a list holds: those whose id is greater than `afterId`, linked to the
+ * tag named `tagName` and to the category named `categoryName` when those are given (exact
+ * names; an unknown name matches nothing), and whose title, description or content contains
+ * `foldedQuery` when it is given: a literal substring of the text folded by `foldForSearch`
+ * (the query is folded the same way by the caller), never spanning two fields.
  */
-export interface VisibleArticlesPage {
-  readonly limit: number;
+export interface VisibleArticlesFilter {
   readonly afterId?: number;
   readonly tagName?: string;
   readonly categoryName?: string;
+  readonly foldedQuery?: string;
+}
+
+/** A page of the matching visible articles by id ascending: the first `limit`. */
+export interface VisibleArticlesPage extends VisibleArticlesFilter {
+  readonly limit: number;
 }
 
 /**

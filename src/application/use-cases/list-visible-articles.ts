@@ -1,5 +1,5 @@
-import { type Article, StorageUnavailableError } from '../../domain';
-import type { ArticleRepository } from '../ports/article-repository';
+import { type Article, foldForSearch, StorageUnavailableError } from '../../domain';
+import type { ArticleRepository, VisibleArticlesFilter } from '../ports/article-repository';
 
 export interface ListVisibleArticlesInput {
   /** Only articles with a greater id. */
@@ -7,6 +7,8 @@ export interface ListVisibleArticlesInput {
   /** Only articles linked to the tag / category of this exact name. */
   tag?: string;
   category?: string;
+  /** Only articles whose title, description or content contains this text, ignoring case. */
+  q?: string;
 }
 
 export interface VisibleArticlesPageInput extends ListVisibleArticlesInput {
@@ -35,12 +37,7 @@ export class ListVisibleArticles {
   constructor(private readonly articles: ArticleRepository) {}
 
   page(input: VisibleArticlesPageInput): Promise<Article[]> {
-    return this.articles.listVisible({
-      limit: input.limit,
-      afterId: input.after,
-      tagName: input.tag,
-      categoryName: input.category,
-    });
+    return this.articles.listVisible({ ...visibleArticlesFilter(input), limit: input.limit });
   }
 
   /**
@@ -78,4 +75,17 @@ export class ListVisibleArticles {
     for await (const batch of this.batches(input)) all.push(...batch);
     return all;
   }
+}
+
+/**
+ * The storage's filter for a list's input: the one place where `q` is folded (foldForSearch),
+ * so that every storage compares it with text folded the same way.
+ */
+export function visibleArticlesFilter(input: ListVisibleArticlesInput): VisibleArticlesFilter {
+  return {
+    afterId: input.after,
+    tagName: input.tag,
+    categoryName: input.category,
+    foldedQuery: input.q === undefined ? undefined : foldForSearch(input.q),
+  };
 }

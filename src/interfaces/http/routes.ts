@@ -47,11 +47,12 @@ const entityTag = (required: boolean): ResponseHeader => ({
 });
 
 const nextPage: ResponseHeader = {
-  description: 'Only on a full page: the URL of the next page, with the same limit and filters',
+  description: 'Only on a full page: the URL of the next page, with the same limit, filters and search',
   schema: {
     type: 'string',
-    pattern: '^</article\\?limit=[1-9][0-9]*&after=[1-9][0-9]*(&tag=[^&>]+)?(&category=[^&>]+)?>; rel="next"$',
-    example: '</article?limit=20&after=40&tag=TypeScript>; rel="next"',
+    pattern:
+      '^</article\\?limit=[1-9][0-9]*&after=[1-9][0-9]*(&tag=[^&>]+)?(&category=[^&>]+)?(&q=[^&>]+)?>; rel="next"$',
+    example: '</article?limit=20&after=40&tag=TypeScript&q=generics>; rel="next"',
   },
   required: false,
 };
@@ -115,7 +116,8 @@ export function apiRouteTable({ articles, seed, terms }: HttpControllers, option
       group: 'Articles',
       summary: 'List the visible articles',
       description:
-        'Visible articles by id ascending, optionally filtered by tag and category name. With `limit`, one page, ' +
+        'Visible articles by id ascending, optionally filtered by tag and category name and searched with `q` ' +
+        '(a case-insensitive substring of the title, description or content). With `limit`, one page, ' +
         'and a `Link` header to the next when the page is full; without, every matching article, streamed.',
       write: false,
       query: listArticlesQuery,

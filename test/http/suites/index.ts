@@ -6,6 +6,7 @@ import { idempotentCreatesSuite } from './idempotent-creates.suite';
 import { pagesAndFiltersSuite } from './pages-and-filters.suite';
 import { readRoutesSuite } from './read-routes.suite';
 import { routingSuite } from './routing-and-auth.suite';
+import { searchSuite } from './search.suite';
 import { streamedListSuite } from './streamed-list.suite';
 import { updateArticleSuite } from './update-article.suite';
 
@@ -19,6 +20,7 @@ export function describeHttpApi(kind: StorageKind): void {
     conditionalWritesSuite(kind);
     readRoutesSuite(kind);
     pagesAndFiltersSuite(kind);
+    searchSuite(kind);
     streamedListSuite(kind);
     routingSuite(kind);
   });

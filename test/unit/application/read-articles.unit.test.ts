@@ -76,6 +76,17 @@ describe('reading articles', () => {
       expect(await listArticles.execute({ tag: 'nobody' })).toEqual([]);
     });
 
+    it('searches with q folded by toLowerCase, in pages and in the whole list, with the filters', async () => {
+      expect(titles(await listArticles.execute({ q: 'THREE' }))).toEqual(['three']);
+      // Every article's content is "World": "o" matches them all, "on" only "one".
+      expect(titles(await listArticles.execute({ q: 'O' }))).toEqual(['one', 'three', 'four']);
+      expect(titles(await listArticles.execute({ q: 'ON' }))).toEqual(['one']);
+      expect(titles(await listArticles.page({ limit: 1, after: 1, q: 'o' }))).toEqual(['three']);
+      expect(titles(await listArticles.execute({ q: 'WORLD', tag: 'ts' }))).toEqual(['one', 'three']);
+      // The invisible "hidden" never matches.
+      expect(await listArticles.execute({ q: 'hidden' })).toEqual([]);
+    });
+
     it(`reads the whole list in batches of ${LIST_BATCH_SIZE}, each article once, in id order`, async () => {
       for (let n = 0; n < LIST_BATCH_SIZE * 2; n++) await createArticle.execute(aCreateInput({ title: `n${n}` }));
       repository.pagesRead = 0;

@@ -46,3 +46,23 @@ describe('listArticlesQuery', () => {
     expect(errorOf({ [name]: ['1', '1'] })).toBe(`${name}: must be given at most once`);
   });
 });
+
+describe('listArticlesQuery: q', () => {
+  it('trims q and keeps every character as given', () => {
+    expect(parse({ q: '  Hello World  ' })).toEqual({ q: 'Hello World' });
+    expect(parse({ q: '%_\\*"\'' })).toEqual({ q: '%_\\*"\'' });
+    expect(parse({ q: '😀'.repeat(100) })).toEqual({ q: '😀'.repeat(100) });
+  });
+
+  it.each([
+    ['', 'q: must be 1 to 100 characters after trimming'],
+    [' \t\n', 'q: must be 1 to 100 characters after trimming'],
+    ['x'.repeat(101), 'q: must be 1 to 100 characters after trimming'],
+    ['😀'.repeat(101), 'q: must be 1 to 100 characters after trimming'],
+    ['a\u0000b', 'q: must not contain the NUL character (U+0000)'],
+    ['\ud800', 'q: must not contain unpaired UTF-16 surrogates'],
+    [['a', 'b'], 'q: must be given at most once'],
+  ])('rejects q=%j', (q, message) => {
+    expect(errorOf({ q })).toBe(message);
+  });
+});

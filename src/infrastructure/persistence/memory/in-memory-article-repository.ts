@@ -11,7 +11,10 @@ import {
   type Article,
   ArticleChangedError,
   type ArticleFields,
+  containsFolded,
   isReferenceById,
+  type SearchableText,
+  searchableTextOf,
   sortTermsByName,
   type Term,
   type TermKind,
@@ -34,6 +37,8 @@ interface StoredArticle extends ArticleFields {
   createdAt: Date;
   updatedAt: Date;
   version: number;
+  /** The searchable fields folded for search, kept in step with the fields on every write. */
+  search: SearchableText;
 }
 
 /**
@@ -93,6 +98,7 @@ export class InMemoryArticleRepository implements ArticleRepository {
       createdAt: article.createdAt,
       updatedAt: article.createdAt,
       version: 1,
+      search: searchableTextOf(article.fields),
     };
     this.articles.set(stored.id, stored);
     return this.toArticle(stored);
@@ -109,7 +115,8 @@ export class InMemoryArticleRepository implements ArticleRepository {
     // updatedAt never moves back, as on the SQL adapters (see the port).
     const updatedAt = new Date(Math.max(current.updatedAt.getTime(), changes.updatedAt.getTime()));
     const version = current.version + 1;
-    const updated: StoredArticle = { ...current, ...changes.fields, tagIds, categoryIds, updatedAt, version };
+    const search = { ...current.search, ...searchableTextOf(changes.fields) };
+    const updated: StoredArticle = { ...current, ...changes.fields, tagIds, categoryIds, updatedAt, version, search };
     this.articles.set(id, updated);
     return this.toArticle(updated);
   }
@@ -139,6 +146,7 @@ export class InMemoryArticleRepository implements ArticleRepository {
       if (!article.visible || article.id <= afterId) continue;
       if (tagId !== undefined && (tagId === null || !article.tagIds.includes(tagId))) continue;
       if (categoryId !== undefined && (categoryId === null || !article.categoryIds.includes(categoryId))) continue;
+      if (page.foldedQuery !== undefined && !containsFolded(article.search, page.foldedQuery)) continue;
       found.push(this.toArticle(article));
     }
     return found;
@@ -174,7 +182,7 @@ export class InMemoryArticleRepository implements ArticleRepository {
   }
 
   private toArticle(stored: StoredArticle): Article {
-    const { tagIds, categoryIds, ...rest } = stored;
+    const { tagIds, categoryIds, search: _search, ...rest } = stored;
     return {
       ...rest,
       tags: this.termsOf('tag', tagIds),

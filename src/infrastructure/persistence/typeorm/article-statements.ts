@@ -1,6 +1,7 @@
 import type { TermKind } from '../../../domain';
 import { TABLE } from './entities';
 import type { SqlDialect } from './sql-dialect';
+import { type FilterShape, filterClauses, filterShapeSuffix } from './visible-articles-filter';
 
 /**
  * One statement of the repository. `name` identifies it (PostgreSQL prepares it once per
@@ -10,6 +11,8 @@ import type { SqlDialect } from './sql-dialect';
 export interface SqlStatement {
   readonly name: string;
   readonly text: string;
+  /** PostgreSQL plans it for each call's values instead of preparing it once (a generic plan). */
+  readonly planEachTime?: boolean;
 }
 
 export const TERM_KINDS: readonly TermKind[] = ['tag', 'category'];
@@ -17,12 +20,6 @@ export const TERM_KINDS: readonly TermKind[] = ['tag', 'category'];
 const terms = (kind: TermKind) => TABLE.term[kind];
 const links = (kind: TermKind) => TABLE.link[kind];
 const termColumn = (kind: TermKind) => TABLE.linkTermColumn[kind];
-
-/** Which filters a page applies: one statement per combination, so each has a plan of its own. */
-export interface PageFilters {
-  tag: boolean;
-  category: boolean;
-}
 
 /** Every statement of the repository for one dialect. */
 export function articleStatements(d: SqlDialect) {
@@ -47,31 +44,22 @@ export function articleStatements(d: SqlDialect) {
       : steps;
 
   /**
-   * A page of visible articles after $1, at most $2, linked to the tag named $3 and the category
-   * named by the next parameter ($4, or $3 without a tag). A filtered page walks the link table's (term, article) index in article order and
-   * stops at the page's end, so its cost does not grow with the number of articles.
+   * A page of the visible articles after $1 that match a filter of this shape (its values from
+   * $3 on, see visible-articles-filter.ts), at most $2. A search is planned for its own query on
+   * PostgreSQL (`planEachTime`): a word on most articles is best found walking the ids, a rare
+   * one through the trigram index, and one generic plan cannot be right for both.
    */
-  const pageOfVisible = (filters: PageFilters): SqlStatement => {
-    const linkedTo = (kind: TermKind, n: number) =>
-      `${termColumn(kind)} = (SELECT id FROM ${terms(kind)} WHERE name = ${p(n)})`;
-    let from = 'articles a';
-    // The bound on both sides of a join: PostgreSQL then starts each index at `after`, not at the
-    // first article (measured: a tag page at after=50,000 read 45,000 rows without it).
-    const where = ['a.visible', `a.id > ${p(1)}`];
-    if (filters.tag) {
-      from = `${links('tag')} lt JOIN articles a ON a.id = lt.article_id`;
-      where.push(`lt.${linkedTo('tag', 3)}`, `lt.article_id > ${p(1)}`);
+  const pagesOfVisible = new Map<string, SqlStatement>();
+  const pageOfVisible = (shape: FilterShape): SqlStatement => {
+    const suffix = filterShapeSuffix(shape);
+    let page = pagesOfVisible.get(suffix);
+    if (!page) {
+      const { from, where, order } = filterClauses(d, shape, { after: 1, firstFilter: 3 });
+      const text = `SELECT ${articleColumns} FROM ${from} WHERE ${where} ORDER BY ${order} LIMIT ${p(2)}`;
+      page = { ...statement(`page_of_visible${suffix}`, text), planEachTime: shape.search !== 'none' };
+      pagesOfVisible.set(suffix, page);
     }
-    if (filters.category) {
-      from += ` JOIN ${links('category')} lc ON lc.article_id = a.id AND lc.${linkedTo('category', filters.tag ? 4 : 3)}
-                AND lc.article_id > ${p(1)}`;
-    }
-    const order = filters.tag ? 'lt.article_id' : 'a.id';
-    const suffix = `${filters.tag ? '_tag' : ''}${filters.category ? '_category' : ''}`;
-    return statement(
-      `page_of_visible${suffix}`,
-      `SELECT ${articleColumns} FROM ${from} WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ${p(2)}`,
-    );
+    return page;
   };
 
   const insertLinks = TERM_KINDS.map((kind, index) =>
@@ -99,12 +87,7 @@ export function articleStatements(d: SqlDialect) {
     findArticle: statement('find_article', `SELECT ${withTermsOf('a')} FROM articles a WHERE a.id = ${p(1)}`),
     /** The version of article $1, locking its row until the transaction ends (PostgreSQL). */
     lockArticle: statement('lock_article', `SELECT version FROM articles WHERE id = ${p(1)}${d.lockRow}`),
-    pageOfVisible: {
-      none: pageOfVisible({ tag: false, category: false }),
-      tag: pageOfVisible({ tag: true, category: false }),
-      category: pageOfVisible({ tag: false, category: true }),
-      both: pageOfVisible({ tag: true, category: true }),
-    },
+    pageOfVisible,
     /**
      * The links of the articles whose ids are in JSON array $1, compactly: per article and kind
      * one row with its term ids in name order (`ids`, a JSON array), and each linked term once
@@ -131,14 +114,17 @@ export function articleStatements(d: SqlDialect) {
 
     insertArticle: statement(
       'insert_article',
-      `INSERT INTO articles (title, description, content, visible, created_at, updated_at, version)
-       VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(5)}, 1) RETURNING id`,
+      `INSERT INTO articles (title, description, content, visible, created_at, updated_at, version,
+                             search_title, search_description, search_content)
+       VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(5)}, 1, ${p(6)}, ${p(7)}, ${p(8)}) RETURNING id`,
     ),
     /**
      * Applies the fields whose value is not null ($2 says whether the nullable title is set),
      * moves updated_at to the later of $7 and the stored stamp, counts the version up, and
      * answers the article as written, all in one statement. With $8 (a JSON array of versions)
      * it changes the row only at one of those versions: check and write are one statement.
+     * $9..$11 are the folded copies of title, description and content (searchableTextOf), set
+     * with the fields they copy.
      */
     updateArticle: statement(
       'update_article',
@@ -148,7 +134,10 @@ export function articleStatements(d: SqlDialect) {
          content = COALESCE(${p(5)}, content),
          visible = COALESCE(${p(6)}, visible),
          updated_at = ${d.greatest}(${p(7)}, updated_at),
-         version = version + 1
+         version = version + 1,
+         search_title = CASE WHEN ${p(2)} THEN ${p(9)} ELSE search_title END,
+         search_description = COALESCE(${p(10)}, search_description),
+         search_content = COALESCE(${p(11)}, search_content)
        WHERE id = ${p(1)} AND (${d.jsonParam(8)} IS NULL OR version IN ${d.jsonElements(8, 'int')})
        RETURNING ${withTermsOf('articles')}`,
     ),

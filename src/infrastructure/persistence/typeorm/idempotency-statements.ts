@@ -13,9 +13,10 @@ const statement = (name: string, text: string): SqlStatement => ({ name: `idempo
 
 /**
  * The statements of creates under an Idempotency-Key (table idempotency_keys). Values shared
- * by the create statements: $1..$5 the article's title, description, content, visible and
- * created_at (as insert_article), $6 the key, $7 the fingerprint, $8 the instant up to which a
- * record is expired, $9 the answer (the article's JSON without its id).
+ * by the create statements: $1..$8 the article's title, description, content, visible,
+ * created_at and the folded copies of title, description and content (as insert_article), $9
+ * the key, $10 the fingerprint, $11 the instant up to which a record is expired, $12 the answer
+ * (the article's JSON without its id).
  */
 export function idempotencyStatements(d: SqlDialect) {
   const p = d.param;
@@ -26,7 +27,7 @@ export function idempotencyStatements(d: SqlDialect) {
     ${source}
     ON CONFLICT (key) DO UPDATE SET fingerprint = excluded.fingerprint, article_id = excluded.article_id,
       answer = excluded.answer, stored_at = excluded.stored_at
-    WHERE k.stored_at <= ${p(8)}`;
+    WHERE k.stored_at <= ${p(11)}`;
 
   return {
     /** The record of key $1 when it was stored after $2 (live), else no row. */
@@ -46,17 +47,19 @@ export function idempotencyStatements(d: SqlDialect) {
     claimAndInsertArticle: statement(
       'claim_and_insert_article',
       `WITH stored AS (
-         SELECT fingerprint, article_id, answer FROM idempotency_keys WHERE key = $6::varchar AND stored_at > $8::timestamptz
+         SELECT fingerprint, article_id, answer FROM idempotency_keys WHERE key = $9::varchar AND stored_at > $11::timestamptz
        ), free AS (
-         SELECT pg_try_advisory_xact_lock(${KEY_LOCK_CLASS}, hashtext($6::varchar)) AS locked
+         SELECT pg_try_advisory_xact_lock(${KEY_LOCK_CLASS}, hashtext($9::varchar)) AS locked
           WHERE NOT EXISTS (SELECT FROM stored)
        ), claim AS (
-         ${upsertKey(`SELECT $6::varchar, $7::varchar, nextval('articles_id_seq')::integer, $9::text,
+         ${upsertKey(`SELECT $9::varchar, $10::varchar, nextval('articles_id_seq')::integer, $12::text,
                   $5::timestamptz FROM free WHERE locked`)}
          RETURNING article_id
        ), inserted AS (
-         INSERT INTO articles (id, title, description, content, visible, created_at, updated_at, version)
-         SELECT article_id, $1::varchar, $2::varchar, $3::text, $4::boolean, $5::timestamptz, $5::timestamptz, 1
+         INSERT INTO articles (id, title, description, content, visible, created_at, updated_at, version,
+                               search_title, search_description, search_content)
+         SELECT article_id, $1::varchar, $2::varchar, $3::text, $4::boolean, $5::timestamptz, $5::timestamptz, 1,
+                $6::text, $7::text, $8::text
            FROM claim RETURNING id
        )
        SELECT 'created' AS outcome, id AS "articleId", NULL AS fingerprint, NULL AS answer FROM inserted
@@ -65,11 +68,11 @@ export function idempotencyStatements(d: SqlDialect) {
     ),
     /**
      * SQLite, inside the create's write transaction (which already excludes other writers):
-     * claims key $6 for article $10; answers the key when it did, nothing when a live record holds it.
+     * claims key $9 for article $13; answers the key when it did, nothing when a live record holds it.
      */
     claimKey: statement(
       'claim_key',
-      `${upsertKey(`SELECT ${p(6)}, ${p(7)}, ${p(10)}, ${p(9)}, ${p(5)} WHERE true`)} RETURNING key`,
+      `${upsertKey(`SELECT ${p(9)}, ${p(10)}, ${p(13)}, ${p(12)}, ${p(5)} WHERE true`)} RETURNING key`,
     ),
     /** The answer of key $1 becomes $2 (once the article's terms are resolved, in the same transaction). */
     storeAnswer: statement('store_answer', `UPDATE idempotency_keys SET answer = ${p(2)} WHERE key = ${p(1)}`),

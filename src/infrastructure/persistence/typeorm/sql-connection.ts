@@ -14,7 +14,8 @@ export interface SqlConnection {
  * node-postgres's client, as TypeORM's query runner hands it out. With `prepared`, each
  * statement is a named prepared statement: parsed and planned once per connection. A pooler
  * that moves sessions between server connections (PgBouncer before 1.21 in transaction mode)
- * cannot keep those, so there each statement is sent unnamed.
+ * cannot keep those, so there each statement is sent unnamed, as is a statement that must be
+ * planned for its values (`planEachTime`).
  */
 export class PgConnection implements SqlConnection {
   constructor(
@@ -24,7 +25,7 @@ export class PgConnection implements SqlConnection {
 
   async query<Row>(statement: SqlStatement, values: readonly unknown[]): Promise<Row[]> {
     const result = await this.client.query({
-      ...(this.prepared && { name: statement.name }),
+      ...(this.prepared && !statement.planEachTime && { name: statement.name }),
       text: statement.text,
       values: values as unknown[],
     });

@@ -30,6 +30,26 @@ export interface SqlDialect {
    * false, the repository sends them one after another, inside its transaction.
    */
   combinesWrites: boolean;
+  /**
+   * Keeps the articles (alias `a`) whose folded title, description or content contains the
+   * folded query in parameter `param`, each field on its own (a match never spans two).
+   * `indexed`: the query has at least 3 code points, enough for the trigram index. `index`, when
+   * there is one, is a table the statement joins on `rowId` = article id and may walk in id order.
+   */
+  searchFolded(
+    a: string,
+    param: string,
+    indexed: boolean,
+  ): { condition: string; index?: { table: string; rowId: string } };
+  /**
+   * A search page first reads the next PROBE_IDS ids unindexed and uses the index only when
+   * they hold no full page. SQLite's FTS5 reads a common word's whole trigram lists whatever
+   * the LIMIT (measured: 10 to 13 ms a page for a word on 60 % of 100,000 articles, 0.1 ms
+   * probed); PostgreSQL's planner makes that choice itself from the column statistics.
+   */
+  probesBeforeSearchIndex: boolean;
+  /** The parameter value searchFolded compares with, for a folded query. */
+  searchValue(foldedQuery: string, indexed: boolean): string;
   encodeBoolean(value: boolean): unknown;
   encodeTimestamp(value: Date): unknown;
   /** JSON columns: PostgreSQL's driver parses them, SQLite answers text. */
@@ -53,6 +73,13 @@ export const POSTGRES_DIALECT: SqlDialect = {
   begin: 'BEGIN',
   lockRow: ' FOR UPDATE',
   combinesWrites: true,
+  // The GIN trigram index (pg_trgm, gin_trgm_ops) serves LIKE '%…%' on each column: a BitmapOr.
+  searchFolded: (a, param) => ({
+    condition: `(${a}.search_title LIKE ${param} OR ${a}.search_description LIKE ${param} OR ${a}.search_content LIKE ${param})`,
+  }),
+  probesBeforeSearchIndex: false,
+  // LIKE's escape character is the backslash: every character of the query is literal.
+  searchValue: (foldedQuery) => `%${foldedQuery.replace(/[\\%_]/g, '\\$&')}%`,
   encodeBoolean: (value) => value,
   encodeTimestamp: (value) => value,
   decodeJson: <T>(value: unknown) => value as T,
@@ -79,6 +106,22 @@ export const SQLITE_DIALECT: SqlDialect = {
   begin: 'BEGIN IMMEDIATE',
   lockRow: '',
   combinesWrites: false,
+  // The FTS5 table (trigram tokenizer, case-sensitive on the folded copies) answers a phrase, that
+  // is a substring within one column, by rowid; a query under 3 code points has no trigram, so
+  // it is checked with instr() (literal, no pattern characters) on each article read in id order.
+  searchFolded: (a, param, indexed) =>
+    indexed
+      ? {
+          condition: `article_search MATCH ${param}`,
+          index: { table: 'article_search', rowId: 'article_search.rowid' },
+        }
+      : {
+          condition: `(instr(${a}.search_title, ${param}) > 0 OR instr(${a}.search_description, ${param}) > 0
+                       OR instr(${a}.search_content, ${param}) > 0)`,
+        },
+  probesBeforeSearchIndex: true,
+  // An FTS5 string: inside double quotes every character is literal but the quote, doubled.
+  searchValue: (foldedQuery, indexed) => (indexed ? `"${foldedQuery.replaceAll('"', '""')}"` : foldedQuery),
   encodeBoolean: (value) => (value ? 1 : 0),
   encodeTimestamp: (value) => value.toISOString().replace('T', ' ').replace('Z', ''),
   decodeJson: <T>(value: unknown) => JSON.parse(value as string) as T,

@@ -17,6 +17,7 @@ import {
   isReferenceById,
   isReferenceByName,
   StorageUnavailableError,
+  searchableTextOf,
   sortTermsByName,
   type Term,
   type TermKind,
@@ -34,6 +35,7 @@ import { POSTGRES_DIALECT, SQLITE_DIALECT, type SqlDialect } from './sql-dialect
 import { withinDeadline } from './storage-deadline';
 import { translateStorageError } from './storage-errors';
 import { isSyncCommitCancelled } from './sync-commit-warning';
+import { type FilterShape, filterShapeOf, filterValues, PROBE_IDS } from './visible-articles-filter';
 
 export interface TypeOrmArticleRepositoryOptions {
   /**
@@ -178,6 +180,7 @@ export class TypeOrmArticleRepository implements ArticleRepository {
 
   update(id: number, changes: ArticleChanges, expected?: ExpectedVersions): Promise<Article | null> {
     const { fields } = changes;
+    const folded = searchableTextOf(fields);
     const values = [
       id,
       this.dialect.encodeBoolean(fields.title !== undefined),
@@ -187,6 +190,9 @@ export class TypeOrmArticleRepository implements ArticleRepository {
       fields.visible === undefined ? null : this.dialect.encodeBoolean(fields.visible),
       this.dialect.encodeTimestamp(changes.updatedAt),
       expected ? JSON.stringify(expected.versions) : null,
+      folded.title ?? null,
+      folded.description ?? null,
+      folded.content ?? null,
     ];
     return this.call(WRITE, async (connection) => {
       if (!changes.tags && !changes.categories) {
@@ -240,19 +246,22 @@ export class TypeOrmArticleRepository implements ArticleRepository {
   }
 
   listVisible(page: VisibleArticlesPage): Promise<Article[]> {
-    const filter =
-      page.tagName !== undefined
-        ? page.categoryName !== undefined
-          ? 'both'
-          : 'tag'
-        : page.categoryName !== undefined
-          ? 'category'
-          : 'none';
-    const values: unknown[] = [page.afterId ?? 0, page.limit];
-    if (page.tagName !== undefined) values.push(page.tagName);
-    if (page.categoryName !== undefined) values.push(page.categoryName);
+    const shape = filterShapeOf(page);
+    const after = page.afterId ?? 0;
+    const rowsOf = (connection: SqlConnection, statementShape: FilterShape) =>
+      connection.query<ArticleRow>(this.sql.pageOfVisible(statementShape), [
+        after,
+        page.limit,
+        ...filterValues(this.dialect, page, statementShape, after + PROBE_IDS),
+      ]);
     return this.readValue(async (connection) => {
-      const rows = await connection.query<ArticleRow>(this.sql.pageOfVisible[filter], values);
+      let rows: ArticleRow[] | null = null;
+      if (shape.search === 'indexed' && this.dialect.probesBeforeSearchIndex) {
+        // A full page within the next ids holds the first matches: nothing after them comes first.
+        const probed = await rowsOf(connection, { ...shape, search: 'probe' });
+        if (probed.length === page.limit) rows = probed;
+      }
+      rows ??= await rowsOf(connection, shape);
       if (rows.length === 0) return [];
       const ids = JSON.stringify(rows.map((row) => row.id));
       const links = await connection.query<LinkRow>(this.sql.linksOfArticles, [ids]);
@@ -299,18 +308,23 @@ export class TypeOrmArticleRepository implements ArticleRepository {
     return { value, node: 'primary' };
   }
 
+  /** The values of insert_article, $1 to $8: the fields, the creation stamp, the folded copies. */
   private articleValues(article: NewArticle): unknown[] {
     const { fields, createdAt } = article;
+    const folded = searchableTextOf(fields);
     return [
       fields.title,
       fields.description,
       fields.content,
       this.dialect.encodeBoolean(fields.visible),
       this.dialect.encodeTimestamp(createdAt),
+      folded.title,
+      folded.description,
+      folded.content,
     ];
   }
 
-  /** The values of the keyed create statements (idempotency-statements.ts), $1 to $9. */
+  /** The values of the keyed create statements (idempotency-statements.ts), $1 to $12. */
   private keyedValues(article: NewArticle, claim: IdempotencyClaim, answer: Article): unknown[] {
     return [
       ...this.articleValues(article),

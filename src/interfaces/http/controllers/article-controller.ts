@@ -51,7 +51,7 @@ export class ArticleController {
 
   /** With `limit`, one page and the link to the next when it is full; without, every article, streamed. */
   async list(query: ListArticlesQuery): Promise<WithHeaders | StreamedList> {
-    const filters = { after: query.after, tag: query.tag, category: query.category };
+    const filters = { after: query.after, tag: query.tag, category: query.category, q: query.q };
     if (query.limit === undefined) return new StreamedList(presented(this.listVisibleArticles.batches(filters)));
     const page = await this.listVisibleArticles.page({ ...filters, limit: query.limit });
     const last = page[page.length - 1];

@@ -48,6 +48,22 @@ const termName = z.string().transform((raw, context) => {
   return z.NEVER;
 });
 
+/** The most code points of a search query (`q`), after trimming. */
+export const MAX_QUERY_LENGTH = 100;
+
+/** Search text: trimmed, 1..100 code points, storable (every character is then literal). */
+const searchQuery = z.string().transform((raw, context) => {
+  const text = raw.trim();
+  const length = codePointLength(text);
+  const problem =
+    length < 1 || length > MAX_QUERY_LENGTH
+      ? `must be 1 to ${MAX_QUERY_LENGTH} characters after trimming`
+      : unstorableTextReason(text);
+  if (problem === null) return text;
+  context.addIssue({ code: 'custom', message: problem, input: raw });
+  return z.NEVER;
+});
+
 /** GET /article's parameters; any other parameter is ignored. */
 export const listArticlesQuery = z.object({
   limit: once(limit, {
@@ -84,6 +100,17 @@ export const listArticlesQuery = z.object({
       minLength: 1,
       maxLength: TERM_RULES.nameMaxLength,
       example: 'dev',
+    },
+  }),
+  q: once(searchQuery, {
+    description:
+      'Only articles whose title, description or content contains this text, ignoring case ' +
+      "(JavaScript's toLowerCase); every character is literal, inner spaces included",
+    schema: {
+      type: 'string',
+      minLength: 1,
+      maxLength: MAX_QUERY_LENGTH,
+      example: 'typescript',
     },
   }),
 });

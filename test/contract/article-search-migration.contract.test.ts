@@ -1,0 +1,78 @@
+import { DataSource } from 'typeorm';
+import { foldForSearch } from '../../src/domain';
+import {
+  dataSourceOptions,
+  openDataSource,
+  type SqlDatabaseConfig,
+} from '../../src/infrastructure/persistence/typeorm/data-source';
+import { MIGRATIONS } from '../../src/infrastructure/persistence/typeorm/migrations';
+import { TypeOrmArticleRepository } from '../../src/infrastructure/persistence/typeorm/typeorm-article-repository';
+import { createPostgresDatabase, createSqliteFile } from '../support/test-databases';
+
+/** More than one backfill batch (1,000 articles), so the batches' seams are crossed. */
+const ARTICLES = 1_005;
+
+/**
+ * Articles written before the search migration are found by `q` after it: the migration folds
+ * their text in JavaScript, non-ASCII included, and indexes it.
+ */
+describe.each([
+  ['PostgreSQL', 'postgres'],
+  ['SQLite', 'sqlite'],
+] as const)('the search migration on %s', (_, kind) => {
+  let database: SqlDatabaseConfig;
+  let cleanUp: () => Promise<void> | void;
+
+  beforeAll(async () => {
+    if (kind === 'postgres') {
+      const created = await createPostgresDatabase();
+      database = { kind: 'postgres', url: created.url } as SqlDatabaseConfig;
+      cleanUp = created.drop;
+    } else {
+      const file = createSqliteFile();
+      database = { kind: 'sqlite', path: file.path };
+      cleanUp = file.remove;
+    }
+  });
+  afterAll(() => cleanUp());
+
+  it('backfills the folded copies of existing articles, in batches, non-ASCII included', async () => {
+    const options = dataSourceOptions(database);
+    const before = new DataSource({
+      ...options,
+      migrations: MIGRATIONS[kind].filter((migration) => !migration.name.startsWith('ArticleSearch')),
+    } as typeof options);
+    await before.initialize();
+    await before.runMigrations();
+    const texts = Array.from({ length: ARTICLES }, (_, index) => {
+      if (index === 0) return ['İSTANBUL notes', 'UN CAFÉ', 'x'];
+      if (index === ARTICLES - 1) return [null, 'd', 'Needle in Η ΣΟΦΙΑ'];
+      return [`hay ${index}`, 'd', 'hay'];
+    });
+    const param = (n: number) => (kind === 'postgres' ? `$${n}` : '?');
+    const at = kind === 'postgres' ? '2026-01-01T00:00:00Z' : '2026-01-01 00:00:00.000';
+    await before.query(
+      `INSERT INTO articles (title, description, content, visible, created_at, updated_at) VALUES ${texts
+        .map((_, i) => `(${param(3 * i + 1)}, ${param(3 * i + 2)}, ${param(3 * i + 3)}, true, '${at}', '${at}')`)
+        .join(', ')}`,
+      texts.flat(),
+    );
+    await before.destroy();
+
+    const after = await openDataSource(database);
+    try {
+      const repository = new TypeOrmArticleRepository(after);
+      const search = async (q: string) =>
+        (await repository.listVisible({ limit: 100, foldedQuery: foldForSearch(q) })).map((article) => article.id);
+      await expect(search('İstanbul')).resolves.toEqual([1]);
+      await expect(search('café')).resolves.toEqual([1]);
+      await expect(search('σοφια')).resolves.toEqual([ARTICLES]);
+      await expect(search('NEEDLE')).resolves.toEqual([ARTICLES]);
+      await expect(search('ne')).resolves.toEqual([ARTICLES]);
+      await expect(search(`hay ${ARTICLES - 2}`)).resolves.toEqual([ARTICLES - 1]);
+      await expect(search('hay').then((ids) => ids.length)).resolves.toBe(100);
+    } finally {
+      await after.destroy();
+    }
+  });
+});
