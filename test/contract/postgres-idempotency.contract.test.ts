@@ -1,9 +1,8 @@
 import type { ArticleRepository, IdempotencyClaim } from '../../src/application';
 import { StorageUnavailableError } from '../../src/domain';
-import { idempotencyStatements } from '../../src/infrastructure/persistence/typeorm/idempotency-statements';
-import { POSTGRES_DIALECT } from '../../src/infrastructure/persistence/typeorm/sql-dialect';
 import type { ContractSubject } from '../contract/article-repository.contract';
 import { aNewArticle } from '../support/builders';
+import { holdKeyedCreate } from '../support/held-keyed-create';
 import { LockHolder, PostgresSessions } from '../support/postgres-sessions';
 import { openSqlSubject } from '../support/sql-subject';
 import { createPostgresDatabase } from '../support/test-databases';
@@ -48,21 +47,7 @@ describe('keyed creates on PostgreSQL, at their worst moments', () => {
 
   it('answers in-progress at once while another session holds the key uncommitted, and writes nothing', async () => {
     // The very statement of a keyed create, left uncommitted in another session.
-    const answer = JSON.stringify({ title: 'other', tags: [], categories: [], createdAt: 0, updatedAt: 0, version: 1 });
-    await holder.hold(idempotencyStatements(POSTGRES_DIALECT).claimAndInsertArticle.text, [
-      'other',
-      'd',
-      'c',
-      true,
-      createdAt,
-      'other',
-      'd',
-      'c',
-      'busy',
-      'fingerprint-1',
-      claim('busy').expiredUpTo,
-      answer,
-    ]);
+    await holdKeyedCreate(holder, claim('busy'), createdAt);
     try {
       await expect(repository.createWithKey(aNewArticle().at(createdAt).build(), claim('busy'))).resolves.toEqual({
         outcome: 'in-progress',

@@ -1,7 +1,6 @@
 import { TOKENS } from '../../src/composition/tokens';
 import type { AppConfig } from '../../src/infrastructure/config/config';
-import { idempotencyStatements } from '../../src/infrastructure/persistence/typeorm/idempotency-statements';
-import { POSTGRES_DIALECT } from '../../src/infrastructure/persistence/typeorm/sql-dialect';
+import { holdKeyedCreate } from '../support/held-keyed-create';
 import { LockHolder } from '../support/postgres-sessions';
 import { failureBody, useHarness } from './suites/harness-per-suite';
 
@@ -21,18 +20,7 @@ describe('POST /article/create while a create with the same Idempotency-Key is s
   afterAll(() => holder.close());
 
   it('answers 409 at once and writes nothing; once the first one rolled back, the retry creates', async () => {
-    const answer = JSON.stringify({ title: 'first', tags: [], categories: [], createdAt: 0, updatedAt: 0, version: 1 });
-    await holder.hold(idempotencyStatements(POSTGRES_DIALECT).claimAndInsertArticle.text, [
-      'first',
-      'd',
-      'c',
-      true,
-      new Date(),
-      'running-key',
-      'fingerprint',
-      new Date(0),
-      answer,
-    ]);
+    await holdKeyedCreate(holder, { key: 'running-key', fingerprint: 'fingerprint', expiredUpTo: new Date(0) });
     const create = () =>
       harness().http().post('/article/create').set('Idempotency-Key', 'running-key').send({ content: 'c' });
     try {

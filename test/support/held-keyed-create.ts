@@ -1,0 +1,24 @@
+import { idempotencyStatements } from '../../src/infrastructure/persistence/typeorm/idempotency-statements';
+import { POSTGRES_DIALECT } from '../../src/infrastructure/persistence/typeorm/sql-dialect';
+import type { LockHolder } from './postgres-sessions';
+
+/**
+ * Runs the very statement of a keyed create for `key` in the holder's session and leaves it
+ * uncommitted, so a create under that key is "still in progress" until the holder releases.
+ * Its values follow idempotency-statements.ts: the article ($1..$8), then the key's ($9..$12).
+ */
+export function holdKeyedCreate(
+  holder: LockHolder,
+  claim: { key: string; fingerprint: string; expiredUpTo: Date },
+  createdAt = new Date(),
+): Promise<void> {
+  const answer = JSON.stringify({ title: 'held', tags: [], categories: [], createdAt: 0, updatedAt: 0, version: 1 });
+  const article = ['held', 'd', 'c', true, createdAt, 'held', 'd', 'c'];
+  return holder.hold(idempotencyStatements(POSTGRES_DIALECT).claimAndInsertArticle.text, [
+    ...article,
+    claim.key,
+    claim.fingerprint,
+    claim.expiredUpTo,
+    answer,
+  ]);
+}
