@@ -7,6 +7,9 @@ import type { Logger } from '../infrastructure/logging/logger';
 import { DataSourceConnector } from '../infrastructure/persistence/data-source-connector';
 import { InMemoryArticleRepository } from '../infrastructure/persistence/memory/in-memory-article-repository';
 import { openDataSource } from '../infrastructure/persistence/typeorm/data-source';
+import { POSTGRES_LIMITS } from '../infrastructure/persistence/typeorm/postgres-limits';
+import { PrimaryBreaker } from '../infrastructure/persistence/typeorm/primary-breaker';
+import { probePrimary } from '../infrastructure/persistence/typeorm/primary-probe';
 import { ReplicaReads } from '../infrastructure/persistence/typeorm/replica-reads';
 import {
   TypeOrmArticleRepository,
@@ -28,7 +31,7 @@ function memoryStorageModule(): ContainerModule {
   return new ContainerModule(({ bind }) => {
     bind(TOKENS.ArticleRepository).toConstantValue(new InMemoryArticleRepository());
     // Memory is always there while the process is.
-    bind<StorageProbe>(TOKENS.StorageProbe).toConstantValue({ ping: async () => {} });
+    bind<StorageProbe>(TOKENS.StorageProbe).toConstantValue({ pingReads: async () => {}, pingWrites: async () => {} });
     bind<StorageLifecycle>(TOKENS.StorageLifecycle).toConstantValue({ close: async () => {} });
     bind<Registry[]>(TOKENS.StorageMetrics).toConstantValue([]);
   });
@@ -74,11 +77,22 @@ async function postgresStorageModule(
   // later, it runs beside the traffic.
   await budgetChecked;
   const dataSource = connector.dataSource;
-  const options = repositoryOptions(database);
+  const primaryBreaker = new PrimaryBreaker({
+    probe: () =>
+      probePrimary(dataSource, database.kind === 'postgres' ? (database.poolSize ?? POSTGRES_LIMITS.poolSize) : 1),
+    onChange: (state) =>
+      state === 'writable'
+        ? logger.info({ primary: state }, 'the primary takes writes again; writes go to it')
+        : logger.warn({ primary: state }, 'the primary cannot take writes; writes answer 503 until a probe finds it'),
+  });
+  const options = { ...repositoryOptions(database), primaryBreaker };
   return typeOrmModule(
     new TypeOrmArticleRepository(dataSource, options),
-    new TypeOrmStorageProbe(dataSource),
-    () => connector.close(),
+    new TypeOrmStorageProbe(dataSource, primaryBreaker),
+    async () => {
+      primaryBreaker.stop();
+      await connector.close();
+    },
     options.replicaReads ? [options.replicaReads.registry] : [],
   );
 }

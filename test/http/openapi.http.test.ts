@@ -114,6 +114,7 @@ describe('GET /openapi.json', () => {
     expect(Object.keys(document.paths['/article/update']?.post?.responses ?? {})).toContain('404');
     expect(document.paths['/article']?.get?.security).toBeUndefined();
     expect(Object.keys(document.paths['/ready']?.get?.responses ?? {})).toEqual(['200', '500', '503']);
+    expect(Object.keys(document.paths['/ready/write']?.get?.responses ?? {})).toEqual(['200', '500', '503']);
     expect(JSON.stringify(create?.responses['400'])).toContain('#/components/schemas/Failure');
   });
   it('documents delete, the list parameters, and the conditional-write headers', () => {

@@ -16,20 +16,27 @@ async function appWith(config: Partial<AppConfig> = {}) {
   return { app: createApp(container), container, lines };
 }
 
-describe('GET /health and GET /ready', () => {
+describe('GET /health, GET /ready and GET /ready/write', () => {
   it('answer 200 in the wrapper, without the token that writes need', async () => {
     const { app } = await appWith({ apiToken: 'secret' });
     expect((await request(app).get('/health').expect(200)).body).toEqual(wrapped({ status: 'ok' }));
-    expect((await request(app).get('/ready').expect(200)).body).toEqual(wrapped({ status: 'ready' }));
+    for (const path of ['/ready', '/ready/write']) {
+      expect((await request(app).get(path).expect(200)).body).toEqual(
+        wrapped({ status: 'ready', writes: 'available' }),
+      );
+    }
   });
 
   it('/ready turns 503 once shutdown begins, /health stays 200, and answers close their connection', async () => {
     const { app, container } = await appWith();
     container.get(ServiceLifecycle).beginShutdown();
 
-    const ready = await request(app).get('/ready');
-    expect(ready.status).toBe(503);
-    expect(ready.body).toEqual(failureBody('not ready: the service is shutting down'));
+    for (const path of ['/ready', '/ready/write']) {
+      const ready = await request(app).get(path);
+      expect(ready.status).toBe(503);
+      expect(ready.headers['retry-after']).toBe('1');
+      expect(ready.body).toEqual(failureBody('not ready: the service is shutting down'));
+    }
     const health = await request(app).get('/health').expect(200);
     expect(health.headers.connection).toBe('close');
   });

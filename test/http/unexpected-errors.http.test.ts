@@ -59,7 +59,9 @@ function appOn(repository: ArticleRepository, logger = capturedLogger().logger) 
       ),
       seed: new SeedController(new SeedArticles(create, list)),
       terms: new TermController(new ListTags(repository), new ListCategories(repository)),
-      health: new HealthController(new CheckReadiness({ ping: async () => {} }, new ServiceLifecycle(), 1000)),
+      health: new HealthController(
+        new CheckReadiness({ pingReads: async () => {}, pingWrites: async () => {} }, new ServiceLifecycle(), 1000),
+      ),
       users: new UserController(),
     },
     {

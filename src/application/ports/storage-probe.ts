@@ -1,5 +1,7 @@
-/** Tells whether the storage answers; readiness checks use it, never the request path. */
+/** Tells what the storage can serve now; readiness checks use it, never the request path. */
 export interface StorageProbe {
-  /** Resolves when a trivial round trip to the storage succeeded; rejects otherwise. */
-  ping(): Promise<void>;
+  /** Resolves when reads can be served (a replica or the primary answered a trivial query); rejects otherwise. */
+  pingReads(): Promise<void>;
+  /** Resolves when writes can be served (the primary answered and takes writes); rejects otherwise. */
+  pingWrites(): Promise<void>;
 }

@@ -9,6 +9,9 @@ import {
 import { HttpRequestError } from './request-errors';
 import { failure } from './response';
 
+/** A failover takes seconds; a client retrying after one finds the new primary soon after it takes writes. */
+export const RETRY_AFTER_SECONDS = 1;
+
 type ErrorClass = abstract new (...args: never[]) => Error;
 
 /** The one place where errors become HTTP statuses. The first matching row wins. */
@@ -55,6 +58,8 @@ export function errorHandler(): ErrorRequestHandler {
     if (response.headersSent) return next(error);
     const { status, message } = toHttpError(error);
     if (status >= 500) (response as { err?: unknown }).err = error;
+    // Unavailable for now (storage gone, a failover under way, shutting down): when to ask again.
+    if (status === 503) response.set('Retry-After', String(RETRY_AFTER_SECONDS));
     response.status(status).json(failure(message));
   };
 }

@@ -47,13 +47,25 @@ export const articleJson = z
   });
 
 export const healthJson = z
-  .object({ status: z.enum(['ok', 'ready']).meta({ example: 'ready' }) })
-  .meta({ id: 'Health', example: { status: 'ready' } });
+  .object({ status: z.literal('ok').meta({ example: 'ok' }) })
+  .meta({ id: 'Health', example: { status: 'ok' } });
+
+export const readinessJson = z
+  .object({
+    status: z.literal('ready').meta({ example: 'ready' }),
+    writes: z.enum(['available', 'unavailable']).meta({
+      description:
+        'available: the primary answers and takes writes. unavailable: only reads are served (the primary is gone or read-only, a failover may be under way); writes answer the 503 wrapper with Retry-After',
+      example: 'available',
+    }),
+  })
+  .meta({ id: 'Readiness', example: { status: 'ready', writes: 'available' } });
 
 export type TermJson = z.infer<typeof termJson>;
 /** Exactly the nine fields of the contract, in its order. */
 export type ArticleJson = z.infer<typeof articleJson>;
 export type HealthJson = z.infer<typeof healthJson>;
+export type ReadinessJson = z.infer<typeof readinessJson>;
 
 export function presentTerm(term: Term): TermJson {
   return { id: term.id, name: term.name, description: term.description };

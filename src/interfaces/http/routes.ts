@@ -2,7 +2,7 @@ import type { ArticleController } from './controllers/article-controller';
 import type { HealthController } from './controllers/health-controller';
 import type { SeedController } from './controllers/seed-controller';
 import type { TermController } from './controllers/term-controller';
-import { articleJson, healthJson, termJson } from './presenters';
+import { articleJson, healthJson, readinessJson, termJson } from './presenters';
 import { defineRoute, type ResponseHeader, type RouteDefinition } from './route-definition';
 import {
   articlePathParams,
@@ -180,13 +180,32 @@ export function probeRouteTable({ health }: HttpControllers): RouteDefinition[] 
       method: 'get',
       path: '/ready',
       group: 'Operations',
-      summary: 'The storage answers; not shutting down',
-      description: 'Readiness: the storage answered within 1 s and the service is not shutting down.',
+      summary: 'This instance can serve: reads at least; says whether writes can be served too',
+      description:
+        'Readiness for load balancers and Kubernetes: 200 while reads are served (by a replica when the primary is gone) and the service is not shutting down; `writes` says whether the primary takes writes. Each storage check gets 1 s.',
       write: false,
       status: 200,
-      data: healthJson,
-      failures: [{ status: 503, when: 'the storage does not answer within 1 s, or the service is shutting down' }],
-      handle: () => health.ready(),
+      data: readinessJson,
+      failures: [{ status: 503, when: 'no storage serves reads within 1 s, or the service is shutting down' }],
+      handle: () => health.ready('reads'),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/ready/write',
+      group: 'Operations',
+      summary: 'This instance can serve writes',
+      description:
+        'The stricter readiness, for checks that route writes: 200 only while the primary answers within 1 s and takes writes (it is not read-only, and the breaker in front of it is closed), and the service is not shutting down.',
+      write: false,
+      status: 200,
+      data: readinessJson,
+      failures: [
+        {
+          status: 503,
+          when: 'the primary does not answer within 1 s, is read-only or gone, or the service is shutting down',
+        },
+      ],
+      handle: () => health.ready('writes'),
     }),
   ];
 }

@@ -120,6 +120,15 @@ describe('errorHandler', () => {
     expect(loggedError).toBe(error);
   });
 
+  it('tells when to retry a 503, and only a 503', () => {
+    expect(handle(new StorageUnavailableError()).answer).toEqual({
+      status: 503,
+      headers: { 'Retry-After': '1' },
+      body: { statusCode: 10001, data: null, message: 'storage is unavailable, try again later' },
+    });
+    expect(handle(new ArticleNotFoundError(3)).answer.headers).toBeUndefined();
+  });
+
   it('hands over unavailable storage too, and no client error', () => {
     const unavailable = new StorageUnavailableError();
     expect(handle(unavailable).loggedError).toBe(unavailable);

@@ -10,10 +10,13 @@ import { StorageUnavailableError } from '../../../domain';
  * still commit, entirely or not at all (each write is one transaction), which a 503 allows:
  * the client cannot tell, as with any lost answer.
  */
-export async function withinDeadline<T>(work: Promise<T>, deadlineMs: number): Promise<T> {
+export async function withinDeadline<T>(work: Promise<T>, deadlineMs: number, onExpired?: () => void): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new StorageUnavailableError()), deadlineMs);
+    timer = setTimeout(() => {
+      onExpired?.();
+      reject(new StorageUnavailableError());
+    }, deadlineMs);
   });
   // The work's rejection after the deadline has nobody left to handle it.
   work.catch(() => {});

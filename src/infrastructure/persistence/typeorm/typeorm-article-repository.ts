@@ -24,11 +24,13 @@ import {
 import { newTermId } from '../term-id';
 import { type ArticleStatements, articleStatements, type SqlStatement, TERM_KINDS } from './article-statements';
 import { POSTGRES_LIMITS } from './postgres-limits';
+import { type PrimaryBreaker, type PrimaryUse, primaryStateAfter } from './primary-breaker';
 import { REPLICA_LAG_STATEMENT, type ReadNode, type ReplicaReads } from './replica-reads';
 import { PgConnection, type SqlConnection, SqliteConnection, type SqlitePreparedStatements } from './sql-connection';
 import { POSTGRES_DIALECT, SQLITE_DIALECT, type SqlDialect } from './sql-dialect';
 import { withinDeadline } from './storage-deadline';
 import { translateStorageError } from './storage-errors';
+import { isSyncCommitCancelled } from './sync-commit-warning';
 
 export interface TypeOrmArticleRepositoryOptions {
   /**
@@ -41,10 +43,24 @@ export interface TypeOrmArticleRepositoryOptions {
    * without it every read goes to the primary.
    */
   replicaReads?: ReplicaReads;
+  /**
+   * PostgreSQL: the breaker in front of the primary; calls it refuses fail at once with
+   * StorageUnavailableError. Without it every call tries the primary.
+   */
+  primaryBreaker?: PrimaryBreaker;
 }
 
 /** A replica's lag was measured past the limit: the read goes to the primary instead. */
 class ReplicaTooFarBehind extends Error {}
+
+/** No connection could be had from the pool (refused, timed out, refused at login). */
+class NoConnection extends StorageUnavailableError {}
+
+/** Which server a call runs on, and what it asks of the primary. */
+type CallTarget = { mode: 'slave' } | { mode: 'master'; use: PrimaryUse };
+const WRITE: CallTarget = { mode: 'master', use: 'write' };
+const PRIMARY_READ: CallTarget = { mode: 'master', use: 'read' };
+const REPLICA_READ: CallTarget = { mode: 'slave' };
 
 /** A read on a replica gets this long, so that a primary read after it still answers within 3 s. */
 const REPLICA_READ_DEADLINE_MS = 1_000;
@@ -83,6 +99,7 @@ export class TypeOrmArticleRepository implements ArticleRepository {
   private readonly sql: ArticleStatements;
   private readonly prepared: boolean;
   private readonly replicaReads: ReplicaReads | null;
+  private readonly breaker: PrimaryBreaker | null;
   /**
    * better-sqlite3 gives TypeORM a single connection, on which concurrent transactions would
    * interleave (and reads would see uncommitted writes), so SQLite work runs one call at a time.
@@ -100,11 +117,12 @@ export class TypeOrmArticleRepository implements ArticleRepository {
     this.sql = STATEMENTS[this.dialect.name];
     this.prepared = options.preparedStatements ?? true;
     this.replicaReads = postgres && dataSource.options.replication ? (options.replicaReads ?? null) : null;
+    this.breaker = postgres ? (options.primaryBreaker ?? null) : null;
     this.sqliteLock = postgres ? null : new Mutex();
   }
 
   create(article: NewArticle): Promise<Article> {
-    return this.call('master', async (connection) => {
+    return this.call(WRITE, async (connection) => {
       const { fields, createdAt } = article;
       const values = [
         fields.title,
@@ -149,7 +167,7 @@ export class TypeOrmArticleRepository implements ArticleRepository {
       this.dialect.encodeTimestamp(changes.updatedAt),
       expected ? JSON.stringify(expected.versions) : null,
     ];
-    return this.call('master', async (connection) => {
+    return this.call(WRITE, async (connection) => {
       if (!changes.tags && !changes.categories) {
         // One statement writes and answers the article.
         const [row] = await connection.query<ArticleRow>(this.sql.updateArticle, values);
@@ -178,7 +196,7 @@ export class TypeOrmArticleRepository implements ArticleRepository {
   }
 
   delete(id: number, expected?: ExpectedVersions): Promise<Article | null> {
-    return this.call('master', (connection) =>
+    return this.call(WRITE, (connection) =>
       this.inTransaction(connection, async () => {
         const [locked] = await connection.query<{ version: number }>(this.sql.lockArticle, [id]);
         if (!locked) return null;
@@ -194,7 +212,9 @@ export class TypeOrmArticleRepository implements ArticleRepository {
   async findById(id: number): Promise<Article | null> {
     const { value, node } = await this.read((connection) => this.findOn(connection, id));
     // Read-your-writes: an article just created may not have reached the replica yet.
-    if (value === null && node === 'replica') return this.call('master', (connection) => this.findOn(connection, id));
+    // A primary that cannot be asked makes this a 503, never a wrong null.
+    if (value === null && node === 'replica')
+      return this.call(PRIMARY_READ, (connection) => this.findOn(connection, id));
     return value;
   }
 
@@ -236,7 +256,7 @@ export class TypeOrmArticleRepository implements ArticleRepository {
     if (replicas?.useReplica()) {
       try {
         const value = await this.call(
-          'slave',
+          REPLICA_READ,
           async (connection) => {
             if (replicas.lagIsDue()) {
               const [row] = await connection.query<{ lagMs: number }>(REPLICA_LAG_STATEMENT, []);
@@ -253,7 +273,7 @@ export class TypeOrmArticleRepository implements ArticleRepository {
         if (error instanceof StorageUnavailableError) replicas.failed();
       }
     }
-    const value = await this.call('master', work);
+    const value = await this.call(PRIMARY_READ, work);
     replicas?.served('primary');
     return { value, node: 'primary' };
   }
@@ -345,43 +365,60 @@ export class TypeOrmArticleRepository implements ArticleRepository {
 
   /**
    * Runs `work` on a connection of the primary ('master') or of a replica ('slave', the primary
-   * when none is configured), through a TypeORM query runner released whatever happens.
+   * when none is configured), through a TypeORM query runner released whatever happens. A call
+   * on the primary first asks its breaker, and tells it when the primary turned out to be gone.
    */
   private async call<T>(
-    mode: ReplicationMode,
+    target: CallTarget,
     work: (connection: SqlConnection) => Promise<T>,
     deadlineMs: number = POSTGRES_LIMITS.callDeadlineMs,
   ): Promise<T> {
     // After shutdown (or before the database was first reached) there is no connection: retry later.
     if (!this.dataSource.isInitialized) throw new StorageUnavailableError();
+    const breaker = target.mode === 'master' ? this.breaker : null;
+    if (target.mode === 'master') breaker?.admit(target.use);
     try {
       // SQLite runs in-process and synchronously: there is nothing to wait for past a deadline.
       return await (this.sqliteLock
-        ? this.sqliteLock.runExclusive(() => this.onConnection(mode, work))
-        : withinDeadline(this.onConnection(mode, work), deadlineMs));
+        ? this.sqliteLock.runExclusive(() => this.onConnection(target.mode, work))
+        : withinDeadline(this.onConnection(target.mode, work), deadlineMs, () => breaker?.unreachable()));
     } catch (error) {
+      if (error instanceof NoConnection) breaker?.unreachable();
+      else breaker?.failed(error);
       throw translateStorageError(error);
     }
   }
 
   private async onConnection<T>(mode: ReplicationMode, work: (connection: SqlConnection) => Promise<T>) {
     const runner = this.dataSource.createQueryRunner(mode);
+    let stopWatching = () => {};
     try {
-      let connection: SqlConnection;
+      let native: unknown;
       try {
-        connection = this.wrap(await runner.connect());
+        native = await runner.connect();
       } catch (error) {
         // No connection to be had (refused, pool exhausted past its wait, server starting up).
-        throw new StorageUnavailableError({ cause: error });
+        throw new NoConnection({ cause: error });
       }
+      const connection = this.wrap(native);
+      const commit = this.sqliteLock ? null : watchSyncCommit(native as PgClient);
+      stopWatching = commit?.stop ?? stopWatching;
       try {
-        return await work(connection);
+        const result = await work(connection);
+        if (commit?.cancelled()) {
+          // Committed here, perhaps not on the standby a failover would promote: not acknowledged.
+          throw new StorageUnavailableError({ cause: new Error('synchronous replication wait cancelled at commit') });
+        }
+        return result;
       } catch (error) {
+        // A connection on a server that is gone or no longer the primary: never reused.
+        if (primaryStateAfter(error)) connection.discard();
         // The runner was released under us: its connection failed while we used it.
-        if (runner.isReleased && !(error instanceof DomainError)) throw new StorageUnavailableError({ cause: error });
+        if (runner.isReleased && !(error instanceof DomainError)) throw new NoConnection({ cause: error });
         throw error;
       }
     } finally {
+      stopWatching();
       await runner.release();
     }
   }
@@ -399,6 +436,22 @@ export class TypeOrmArticleRepository implements ArticleRepository {
       categories: this.dialect.decodeJson<Term[]>(row.categories),
     };
   }
+}
+
+/** node-postgres's client, as far as the commit watch needs it. */
+interface PgClient {
+  on(event: 'notice', listener: (notice: { severity?: string; message?: string }) => void): unknown;
+  off(event: 'notice', listener: (notice: { severity?: string; message?: string }) => void): unknown;
+}
+
+/** Listens, for one call, for the warning that a commit's synchronous-standby wait was cancelled. */
+function watchSyncCommit(client: PgClient): { cancelled(): boolean; stop(): void } {
+  let seen = false;
+  const listener = (notice: { severity?: string; message?: string }) => {
+    if (isSyncCommitCancelled(notice)) seen = true;
+  };
+  client.on('notice', listener);
+  return { cancelled: () => seen, stop: () => client.off('notice', listener) };
 }
 
 function articleFields(row: ArticleRow): Omit<Article, 'tags' | 'categories'> {

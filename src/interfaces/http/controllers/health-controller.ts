@@ -1,5 +1,5 @@
-import type { CheckReadiness } from '../../../application';
-import type { HealthJson } from '../presenters';
+import type { CheckReadiness, ReadinessNeed } from '../../../application';
+import type { HealthJson, ReadinessJson } from '../presenters';
 import { HttpRequestError } from '../request-errors';
 
 /** Liveness says only that the process answers; readiness asks the storage. */
@@ -10,9 +10,10 @@ export class HealthController {
     return { status: 'ok' };
   }
 
-  async ready(): Promise<HealthJson> {
-    const readiness = await this.checkReadiness.execute();
+  /** `reads`: ready while reads are served (writes may be unavailable); `writes`: only while writes are too. */
+  async ready(need: ReadinessNeed): Promise<ReadinessJson> {
+    const readiness = await this.checkReadiness.execute(need);
     if (!readiness.ready) throw new HttpRequestError(503, `not ready: ${readiness.reason}`);
-    return { status: 'ready' };
+    return { status: 'ready', writes: readiness.writes ? 'available' : 'unavailable' };
   }
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { createDocument, type oas31 } from 'zod-openapi';
+import { RETRY_AFTER_SECONDS } from '../error-mapping';
 import type { RouteDefinition } from '../route-definition';
 import { extraOperations } from './extra-operations';
 import { failureJson } from './failure-json';
@@ -93,6 +94,12 @@ export function operationIdOf(method: string, path: string): string {
   return `${method}${path.replace(/[/:](\w)/g, (_, first: string) => first.toUpperCase())}`;
 }
 
+/** Sent with every 503 (error-mapping.ts). */
+const RETRY_AFTER_HEADER = {
+  description: 'Seconds to wait before retrying (storage unavailable, a failover under way, shutting down)',
+  schema: { type: 'integer', example: RETRY_AFTER_SECONDS },
+};
+
 function failures(
   route: RouteDefinition,
   context: { needsToken: boolean; rateLimited: boolean; touchesStorage: boolean },
@@ -110,6 +117,7 @@ function failures(
     const previous = responses[status] as { description: string } | undefined;
     responses[status] = {
       description: previous ? `${previous.description}; ${description}` : description,
+      ...(status === 503 ? { headers: { 'Retry-After': RETRY_AFTER_HEADER } } : {}),
       content: { 'application/json': { schema: failureJson } },
     };
   }

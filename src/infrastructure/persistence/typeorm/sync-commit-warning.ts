@@ -1,0 +1,12 @@
+/**
+ * PostgreSQL's warning when a commit's wait for the synchronous standby is cancelled
+ * (statement_timeout, a cancel request, a terminated backend): "canceling wait for synchronous
+ * replication due to user request", detail "The transaction has already committed locally, but
+ * might not have been replicated to the standby." The COMMIT (or the single statement's implicit
+ * commit) then reports success, yet the write may be lost in a failover to that standby, so it
+ * must not be acknowledged. Matched on the server's English text: lc_messages must be English
+ * (the default `C`); README, "Synchronous commits".
+ */
+export function isSyncCommitCancelled(notice: { severity?: string; message?: string }): boolean {
+  return notice.severity === 'WARNING' && /wait for synchronous replication/.test(notice.message ?? '');
+}

@@ -1,0 +1,97 @@
+import net from 'node:net';
+
+type Target = { host: string; port: number };
+
+/**
+ * A TCP proxy standing for the address a service reaches its primary by (HAProxy or PgBouncer
+ * in front of Patroni), which a test re-points or silences:
+ * - `forwardTo(target)`: new connections go to `target`; the open ones stay where they were, as
+ *   a stale route keeps them on the old node;
+ * - `silence()`: the primary's host is gone without a word: open connections carry nothing any
+ *   more, new ones are accepted and never answered (a blackholed address);
+ * - `restore()`: back from silence, the held connections are closed (the host restarted) and
+ *   new ones go to the target again.
+ * It counts the attempts to reach the primary: each connection accepted, and each statement
+ * the clients send on it (simple Query 'Q' and extended-protocol Execute 'E'), delivered or not.
+ */
+export class SwitchableProxy {
+  attempts = 0;
+  private silent = false;
+  private readonly sockets = new Set<net.Socket>();
+
+  private constructor(
+    private readonly server: net.Server,
+    private target: Target,
+    readonly port: number,
+  ) {}
+
+  static async start(target: Target): Promise<SwitchableProxy> {
+    let proxy: SwitchableProxy | undefined;
+    const server = net.createServer((client) => proxy?.accept(client));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    proxy = new SwitchableProxy(server, target, (server.address() as net.AddressInfo).port);
+    return proxy;
+  }
+
+  /** `url` with its host and port replaced by the proxy's. */
+  urlThrough(url: string): string {
+    const proxied = new URL(url);
+    proxied.hostname = '127.0.0.1';
+    proxied.port = String(this.port);
+    return proxied.toString();
+  }
+
+  forwardTo(target: Target): void {
+    this.target = target;
+  }
+
+  silence(): void {
+    this.silent = true;
+  }
+
+  restore(): void {
+    this.silent = false;
+    for (const socket of this.sockets) socket.destroy();
+  }
+
+  async stop(): Promise<void> {
+    for (const socket of this.sockets) socket.destroy();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private track(socket: net.Socket): void {
+    this.sockets.add(socket);
+    socket.on('close', () => this.sockets.delete(socket));
+    socket.on('error', () => {});
+  }
+
+  private accept(client: net.Socket): void {
+    this.attempts++;
+    this.track(client);
+    const upstream = this.silent ? null : net.connect(this.target.port, this.target.host);
+    if (upstream) {
+      this.track(upstream);
+      upstream.on('close', () => client.destroy());
+      client.on('close', () => upstream.destroy());
+      upstream.on('data', (chunk: Buffer) => {
+        if (!this.silent) client.write(chunk);
+      });
+    }
+    let pending = Buffer.alloc(0);
+    let startedUp = false;
+    client.on('data', (chunk: Buffer) => {
+      if (!this.silent) upstream?.write(chunk);
+      // Count statements off the wire: the startup message has no type byte, later ones have one.
+      pending = Buffer.concat([pending, chunk]);
+      for (;;) {
+        const header = startedUp ? 5 : 4;
+        if (pending.length < header) break;
+        const length = pending.readInt32BE(startedUp ? 1 : 0) + (startedUp ? 1 : 0);
+        if (pending.length < length) break;
+        if (startedUp && (pending[0] === 0x51 || pending[0] === 0x45)) this.attempts++;
+        pending = pending.subarray(length);
+        startedUp = true;
+      }
+    });
+  }
+}
