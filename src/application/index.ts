@@ -1,5 +1,6 @@
 export type * from './ports/article-repository';
 export type * from './ports/clock';
+export type * from './ports/fingerprint';
 export type * from './ports/storage-probe';
 export * from './service-lifecycle';
 export * from './use-cases/check-readiness';
@@ -8,5 +9,6 @@ export * from './use-cases/delete-article';
 export * from './use-cases/get-article';
 export * from './use-cases/list-terms';
 export * from './use-cases/list-visible-articles';
+export * from './use-cases/purge-expired-idempotency-keys';
 export * from './use-cases/seed-articles';
 export * from './use-cases/update-article';

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { type Bind, Container, ContainerModule, type MapToResolvedValueInjectOptions } from 'inversify';
 import {
+  type ArticleRepository,
   CheckReadiness,
   type Clock,
   CreateArticle,
@@ -9,12 +10,14 @@ import {
   ListCategories,
   ListTags,
   ListVisibleArticles,
+  PurgeExpiredIdempotencyKeys,
   SeedArticles,
   ServiceLifecycle,
   type StorageProbe,
   UpdateArticle,
 } from '../application';
 import type { AppConfig } from '../infrastructure/config/config';
+import { sha256JsonFingerprint } from '../infrastructure/fingerprint/sha256-json-fingerprint';
 import { createLogger, type Logger } from '../infrastructure/logging/logger';
 import { ArticleController } from '../interfaces/http/controllers/article-controller';
 import { HealthController } from '../interfaces/http/controllers/health-controller';
@@ -23,6 +26,9 @@ import { TermController } from '../interfaces/http/controllers/term-controller';
 import { UserController } from '../interfaces/user-demo/user-controller';
 import { storageModule } from './storage-modules';
 import { type StorageLifecycle, TOKENS } from './tokens';
+
+/** Expired Idempotency-Key records removed by one statement, and statements in one purge run at most. */
+const KEY_PURGE = { batchSize: 1_000, maxBatches: 100 };
 
 /** How long /ready waits for the storage: well under the 3 s an orchestrator's probe allows. */
 const READY_TIMEOUT_MS = 1_000;
@@ -70,7 +76,26 @@ function bindSingleton<T, A extends unknown[]>(
 }
 
 const useCaseModule = new ContainerModule(({ bind }) => {
-  bindSingleton(bind, CreateArticle, [TOKENS.ArticleRepository, TOKENS.Clock]);
+  bind(CreateArticle)
+    .toResolvedValue(
+      (articles: ArticleRepository, clock: Clock, config: AppConfig) =>
+        new CreateArticle(articles, clock, {
+          fingerprint: sha256JsonFingerprint,
+          retentionMs: config.idempotencyKeyRetentionMs,
+        }),
+      [TOKENS.ArticleRepository, TOKENS.Clock, TOKENS.Config],
+    )
+    .inSingletonScope();
+  bind(PurgeExpiredIdempotencyKeys)
+    .toResolvedValue(
+      (articles: ArticleRepository, clock: Clock, config: AppConfig) =>
+        new PurgeExpiredIdempotencyKeys(articles, clock, {
+          retentionMs: config.idempotencyKeyRetentionMs,
+          ...KEY_PURGE,
+        }),
+      [TOKENS.ArticleRepository, TOKENS.Clock, TOKENS.Config],
+    )
+    .inSingletonScope();
   bindSingleton(bind, UpdateArticle, [TOKENS.ArticleRepository, TOKENS.Clock]);
   bindSingleton(bind, DeleteArticle, [TOKENS.ArticleRepository]);
   bindSingleton(bind, ListVisibleArticles, [TOKENS.ArticleRepository]);

@@ -45,3 +45,17 @@ export class StorageUnavailableError extends DomainError {
     super('storage is unavailable, try again later', options);
   }
 }
+
+/** An Idempotency-Key already answered a create with another body; nothing was written. */
+export class IdempotencyKeyReusedError extends DomainError {
+  constructor() {
+    super('Idempotency-Key: was already used for another request; use a new key for a new article');
+  }
+}
+
+/** The first create with this Idempotency-Key has not finished yet; nothing was written. */
+export class IdempotencyKeyInProgressError extends DomainError {
+  constructor() {
+    super('Idempotency-Key: a request with this key is still being processed; retry later');
+  }
+}

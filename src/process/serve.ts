@@ -1,14 +1,17 @@
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ServiceLifecycle } from '../application';
+import { PurgeExpiredIdempotencyKeys, ServiceLifecycle } from '../application';
 import { buildContainer, closeContainer } from '../composition/container';
 import { createApp } from '../composition/create-app';
 import { TOKENS } from '../composition/tokens';
 import { type AppConfig, describeDatabase } from '../infrastructure/config/config';
 import type { Logger } from '../infrastructure/logging/logger';
+import { startRepeating } from '../infrastructure/scheduling/repeating-task';
 import { drainConnectionsOf } from '../interfaces/http/connection-draining';
 
 const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+/** Expired Idempotency-Key records are purged this often (in bounded batches), by every process. */
+const KEY_PURGE_INTERVAL_MS = 60_000;
 
 /** One server process: container, migrations, listen; drains and exits on SIGTERM/SIGINT. */
 export async function serve(config: AppConfig): Promise<void> {
@@ -21,6 +24,15 @@ export async function serve(config: AppConfig): Promise<void> {
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1_000;
   const connections = drainConnectionsOf(server);
+  const purge = container.get(PurgeExpiredIdempotencyKeys);
+  const keyPurge = startRepeating(
+    async () => {
+      const removed = await purge.execute();
+      if (removed > 0) logger.info({ removed }, 'expired Idempotency-Key records purged');
+    },
+    KEY_PURGE_INTERVAL_MS,
+    (error) => logger.warn({ err: error }, 'purge of expired Idempotency-Key records failed; retrying later'),
+  );
   server.once('listening', () =>
     logger.info(
       {
@@ -52,6 +64,7 @@ export async function serve(config: AppConfig): Promise<void> {
     logger.info('stopping: no new connections; finishing the requests in flight');
     const outcome = await connections.stop(config.shutdownTimeoutMs - (Date.now() - startedAt));
     if (outcome === 'forced') logger.error('requests still in flight at SHUTDOWN_TIMEOUT_MS were cut');
+    keyPurge.stop();
     await closeContainer(container);
     logger.info({ ms: Date.now() - startedAt }, 'stopped');
     process.exit(outcome === 'drained' ? 0 : 1);

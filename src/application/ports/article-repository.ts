@@ -41,6 +41,25 @@ export interface ExpectedVersions {
   readonly versions: readonly number[];
 }
 
+/** A create under an Idempotency-Key: the key's record is stored in the same transaction as the article. */
+export interface IdempotencyClaim {
+  readonly key: string;
+  /** Digest of the request: the same request gives the same fingerprint. */
+  readonly fingerprint: string;
+  /** A record stored at or before this instant is expired: the key is claimed anew, as if unknown. */
+  readonly expiredUpTo: Date;
+}
+
+/**
+ * What a create under a key found: it created the article and stored the key with it; or the key
+ * has a live record (its fingerprint and the article as it was created), and nothing was written;
+ * or another create holds the key and has not committed yet, and nothing was written.
+ */
+export type KeyedCreateOutcome =
+  | { readonly outcome: 'created'; readonly article: Article }
+  | { readonly outcome: 'stored'; readonly fingerprint: string; readonly article: Article }
+  | { readonly outcome: 'in-progress' };
+
 /**
  * Storage of articles with their tags and categories. Every write is one atomic unit: when
  * a reference fails (UnknownReferenceError), nothing of that write is stored. Name references
@@ -51,6 +70,14 @@ export interface ExpectedVersions {
  */
 export interface ArticleRepository {
   create(article: NewArticle): Promise<Article>;
+  /**
+   * The create and the key's record are one atomic write, and the claim of the key is arbitrated
+   * by the storage (never read-then-insert): of concurrent creates under one key, exactly one
+   * creates. A failing create (UnknownReferenceError, storage failure) stores neither.
+   */
+  createWithKey(article: NewArticle, claim: IdempotencyClaim): Promise<KeyedCreateOutcome>;
+  /** Removes at most `limit` key records stored at or before `upTo`; answers how many it removed. */
+  deleteExpiredKeys(upTo: Date, limit: number): Promise<number>;
   /** Returns null, and writes nothing, when no article has this id. */
   update(id: number, changes: ArticleChanges, expected?: ExpectedVersions): Promise<Article | null>;
   /** Deletes the article and its links (its terms stay); answers it as it was, or null when none. */

@@ -45,6 +45,8 @@ export interface AppConfig {
   readonly shutdownTimeoutMs: number;
   /** Server processes sharing the port (node:cluster); 1: no cluster. */
   readonly workers: number;
+  /** How long an Idempotency-Key's record answers a retried create (IDEMPOTENCY_KEY_RETENTION_HOURS). */
+  readonly idempotencyKeyRetentionMs: number;
 }
 
 /** A variable that cannot be used; the message is one line that names it. */
@@ -89,6 +91,7 @@ export function loadConfig(env: Env): AppConfig {
     shutdownDrainMs: variables.SHUTDOWN_DRAIN_MS,
     shutdownTimeoutMs: variables.SHUTDOWN_TIMEOUT_MS,
     workers: variables.WORKERS,
+    idempotencyKeyRetentionMs: variables.IDEMPOTENCY_KEY_RETENTION_HOURS * 3_600_000,
   };
 }
 

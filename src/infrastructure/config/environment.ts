@@ -130,6 +130,9 @@ export const ENVIRONMENT = z
       .default(1_000)
       .describe('after SIGTERM, how long connections are still accepted while /ready says 503'),
     SHUTDOWN_TIMEOUT_MS: wholeNumber(1, 600_000).default(10_000).describe('bound on the whole shutdown'),
+    IDEMPOTENCY_KEY_RETENTION_HOURS: wholeNumber(1, 8_760)
+      .default(24)
+      .describe('how long an Idempotency-Key answers a retried create; older keys are processed anew and purged'),
     WORKERS: workers.default(1).describe('server processes sharing the port (node:cluster), 1 to 64 or auto'),
   })
   .superRefine(

@@ -2,6 +2,8 @@ import type { ErrorRequestHandler } from 'express';
 import {
   ArticleChangedError,
   ArticleNotFoundError,
+  IdempotencyKeyInProgressError,
+  IdempotencyKeyReusedError,
   StorageUnavailableError,
   UnknownReferenceError,
   ValidationError,
@@ -20,6 +22,8 @@ const ERROR_STATUS: ReadonlyArray<readonly [ErrorClass, number]> = [
   [UnknownReferenceError, 400],
   [ArticleNotFoundError, 404],
   [ArticleChangedError, 412],
+  [IdempotencyKeyInProgressError, 409],
+  [IdempotencyKeyReusedError, 422],
   [StorageUnavailableError, 503],
 ];
 

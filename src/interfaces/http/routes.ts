@@ -8,6 +8,7 @@ import {
   articlePathParams,
   createArticleBody,
   deleteArticleBody,
+  idempotencyKeyHeaders,
   ifMatchHeaders,
   updateArticleBody,
 } from './validation/article-schemas';
@@ -26,6 +27,18 @@ export interface RouteOptions {
 
 const NO_SUCH_ARTICLE = { status: 404, when: 'no article has this id (with or without If-Match)' };
 const ARTICLE_CHANGED = { status: 412, when: 'If-Match names no current entity tag of the article; nothing written' };
+
+const KEY_REUSED = { status: 422, when: 'Idempotency-Key was used for another body; nothing written' };
+const KEY_IN_PROGRESS = {
+  status: 409,
+  when: 'the first request with this Idempotency-Key is still being processed; nothing written, retry later',
+};
+
+const replayed: ResponseHeader = {
+  description: 'Only on a replay: the stored answer of an earlier create with this Idempotency-Key and body',
+  schema: { type: 'string', const: 'true', example: 'true' },
+  required: false,
+};
 
 const entityTag = (required: boolean): ResponseHeader => ({
   description: "The article's entity tag: send it back in If-Match to write only if it has not changed since",
@@ -52,13 +65,16 @@ export function apiRouteTable({ articles, seed, terms }: HttpControllers, option
       group: 'Articles',
       summary: 'Create an article',
       description:
-        'Creates an article. Tags and categories are linked by name (found or created) or by id (must exist).',
+        'Creates an article. Tags and categories are linked by name (found or created) or by id (must exist). ' +
+        'With Idempotency-Key, a retry of the same create answers the article created first instead of a second one.',
       write: true,
       body: createArticleBody,
+      headers: idempotencyKeyHeaders,
       status: 201,
       data: articleJson,
-      responseHeaders: { ETag: entityTag(true) },
-      handle: ({ body }) => articles.create(body),
+      responseHeaders: { ETag: entityTag(true), 'Idempotent-Replayed': replayed },
+      failures: [KEY_IN_PROGRESS, KEY_REUSED],
+      handle: ({ body, headers }) => articles.create(body, headers),
     }),
     defineRoute({
       method: 'post',

@@ -2,6 +2,8 @@ import type {
   ArticleChanges,
   ArticleRepository,
   ExpectedVersions,
+  IdempotencyClaim,
+  KeyedCreateOutcome,
   NewArticle,
   VisibleArticlesPage,
 } from '../../../application';
@@ -17,6 +19,13 @@ import {
   UnknownReferenceError,
 } from '../../../domain';
 import { newTermId } from '../term-id';
+
+/** A key's record: the article as it was created, answered again to the same request. */
+interface KeyRecord {
+  fingerprint: string;
+  storedAt: Date;
+  article: Article;
+}
 
 interface StoredArticle extends ArticleFields {
   id: number;
@@ -35,9 +44,43 @@ export class InMemoryArticleRepository implements ArticleRepository {
   private readonly articles = new Map<number, StoredArticle>();
   private readonly terms: Record<TermKind, Map<string, Term>> = { tag: new Map(), category: new Map() };
   private readonly termIdsByName: Record<TermKind, Map<string, string>> = { tag: new Map(), category: new Map() };
+  private readonly keys = new Map<string, KeyRecord>();
   private lastId = 0;
 
   async create(article: NewArticle): Promise<Article> {
+    return this.store(article);
+  }
+
+  async createWithKey(article: NewArticle, claim: IdempotencyClaim): Promise<KeyedCreateOutcome> {
+    const record = this.keys.get(claim.key);
+    if (record && record.storedAt > claim.expiredUpTo) {
+      return { outcome: 'stored', fingerprint: record.fingerprint, article: structuredClone(record.article) };
+    }
+    // Nothing awaits between the check and the writes, so no other create can claim the key in
+    // between (in-progress cannot happen here); a create that throws stores no key.
+    const created = this.store(article);
+    this.keys.set(claim.key, {
+      fingerprint: claim.fingerprint,
+      storedAt: article.createdAt,
+      article: structuredClone(created),
+    });
+    return { outcome: 'created', article: created };
+  }
+
+  async deleteExpiredKeys(upTo: Date, limit: number): Promise<number> {
+    let removed = 0;
+    for (const [key, record] of this.keys) {
+      if (removed === limit) break;
+      if (record.storedAt <= upTo) {
+        this.keys.delete(key);
+        removed++;
+      }
+    }
+    return removed;
+  }
+
+  /** Synchronous, so that a keyed create checks and writes without yielding. */
+  private store(article: NewArticle): Article {
     this.checkReferencedIds('tag', article.tags);
     this.checkReferencedIds('category', article.categories);
     const tagIds = this.resolve('tag', article.tags);

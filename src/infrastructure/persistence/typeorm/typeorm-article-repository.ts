@@ -4,6 +4,8 @@ import type {
   ArticleChanges,
   ArticleRepository,
   ExpectedVersions,
+  IdempotencyClaim,
+  KeyedCreateOutcome,
   NewArticle,
   VisibleArticlesPage,
 } from '../../../application';
@@ -23,6 +25,7 @@ import {
 } from '../../../domain';
 import { newTermId } from '../term-id';
 import { type ArticleStatements, articleStatements, type SqlStatement, TERM_KINDS } from './article-statements';
+import { type IdempotencyStatements, idempotencyStatements } from './idempotency-statements';
 import { POSTGRES_LIMITS } from './postgres-limits';
 import { type PrimaryBreaker, type PrimaryUse, primaryStateAfter } from './primary-breaker';
 import { REPLICA_LAG_STATEMENT, type ReadNode, type ReplicaReads } from './replica-reads';
@@ -86,6 +89,23 @@ interface KindedTerm extends Term {
 type References = Record<TermKind, readonly TermReference[]>;
 
 const STATEMENTS = { postgres: articleStatements(POSTGRES_DIALECT), sqlite: articleStatements(SQLITE_DIALECT) };
+const KEY_STATEMENTS = {
+  postgres: idempotencyStatements(POSTGRES_DIALECT),
+  sqlite: idempotencyStatements(SQLITE_DIALECT),
+};
+
+/** A keyed create's statement row: what happened, and the key's record when it was not created. */
+interface ClaimRow {
+  outcome?: 'created' | 'stored' | 'in-progress';
+  articleId: number;
+  fingerprint: string;
+  answer: string;
+}
+
+/** SQLite: the claim of a key found a live record, inside a transaction that must roll back. */
+class KeyClaimedElsewhere extends Error {}
+
+const NO_TERMS: Record<TermKind, Term[]> = { tag: [], category: [] };
 
 /**
  * Articles with their tags and categories on PostgreSQL or SQLite: one algorithm over a dialect
@@ -97,6 +117,7 @@ const STATEMENTS = { postgres: articleStatements(POSTGRES_DIALECT), sqlite: arti
 export class TypeOrmArticleRepository implements ArticleRepository {
   private readonly dialect: SqlDialect;
   private readonly sql: ArticleStatements;
+  private readonly keys: IdempotencyStatements;
   private readonly prepared: boolean;
   private readonly replicaReads: ReplicaReads | null;
   private readonly breaker: PrimaryBreaker | null;
@@ -115,6 +136,7 @@ export class TypeOrmArticleRepository implements ArticleRepository {
     const postgres = dataSource.options.type === 'postgres';
     this.dialect = postgres ? POSTGRES_DIALECT : SQLITE_DIALECT;
     this.sql = STATEMENTS[this.dialect.name];
+    this.keys = KEY_STATEMENTS[this.dialect.name];
     this.prepared = options.preparedStatements ?? true;
     this.replicaReads = postgres && dataSource.options.replication ? (options.replicaReads ?? null) : null;
     this.breaker = postgres ? (options.primaryBreaker ?? null) : null;
@@ -123,36 +145,35 @@ export class TypeOrmArticleRepository implements ArticleRepository {
 
   create(article: NewArticle): Promise<Article> {
     return this.call(WRITE, async (connection) => {
-      const { fields, createdAt } = article;
-      const values = [
-        fields.title,
-        fields.description,
-        fields.content,
-        this.dialect.encodeBoolean(fields.visible),
-        this.dialect.encodeTimestamp(createdAt),
-      ];
-      const created = (id: number, terms: Record<TermKind, Term[]>): Article => ({
-        id,
-        ...fields,
-        tags: sortTermsByName(terms.tag),
-        categories: sortTermsByName(terms.category),
-        createdAt,
-        updatedAt: createdAt,
-        version: 1,
-      });
-      if (article.tags.length === 0 && article.categories.length === 0) {
+      const values = this.articleValues(article);
+      if (!hasReferences(article)) {
         // One statement: atomic without a transaction.
         const [row] = await connection.query<{ id: number }>(this.sql.insertArticle, values);
-        return created((row as { id: number }).id, { tag: [], category: [] });
+        return createdArticle((row as { id: number }).id, article, NO_TERMS);
       }
       return this.inTransaction(connection, async () => {
         const terms = await this.resolveTerms(connection, { tag: article.tags, category: article.categories });
         const [row] = await connection.query<{ id: number }>(this.sql.insertArticle, values);
         const id = (row as { id: number }).id;
         await this.write(connection, this.sql.insertLinks, [id, idsJson(terms.tag), idsJson(terms.category)]);
-        return created(id, terms);
+        return createdArticle(id, article, terms);
       });
     });
+  }
+
+  createWithKey(article: NewArticle, claim: IdempotencyClaim): Promise<KeyedCreateOutcome> {
+    return this.call(WRITE, (connection) =>
+      this.dialect.name === 'postgres'
+        ? this.claimThenCreate(connection, article, claim)
+        : this.createThenClaim(connection, article, claim),
+    );
+  }
+
+  async deleteExpiredKeys(upTo: Date, limit: number): Promise<number> {
+    const rows = await this.call(WRITE, (connection) =>
+      connection.query(this.keys.deleteExpired, [this.dialect.encodeTimestamp(upTo), limit]),
+    );
+    return rows.length;
   }
 
   update(id: number, changes: ArticleChanges, expected?: ExpectedVersions): Promise<Article | null> {
@@ -276,6 +297,118 @@ export class TypeOrmArticleRepository implements ArticleRepository {
     const value = await this.call(PRIMARY_READ, work);
     replicas?.served('primary');
     return { value, node: 'primary' };
+  }
+
+  private articleValues(article: NewArticle): unknown[] {
+    const { fields, createdAt } = article;
+    return [
+      fields.title,
+      fields.description,
+      fields.content,
+      this.dialect.encodeBoolean(fields.visible),
+      this.dialect.encodeTimestamp(createdAt),
+    ];
+  }
+
+  /** The values of the keyed create statements (idempotency-statements.ts), $1 to $9. */
+  private keyedValues(article: NewArticle, claim: IdempotencyClaim, answer: Article | null): unknown[] {
+    return [
+      ...this.articleValues(article),
+      claim.key,
+      claim.fingerprint,
+      this.dialect.encodeTimestamp(claim.expiredUpTo),
+      answer && answerJson(answer),
+    ];
+  }
+
+  /**
+   * PostgreSQL: the claim and the article are one statement (the key's advisory lock tells a
+   * create in progress); with references, that statement opens the transaction that resolves
+   * them, links them and stores the answer. A key already answered writes nothing.
+   */
+  private async claimThenCreate(
+    connection: SqlConnection,
+    article: NewArticle,
+    claim: IdempotencyClaim,
+  ): Promise<KeyedCreateOutcome> {
+    // Until the terms are resolved, the answer stored is the article without them.
+    const values = this.keyedValues(article, claim, createdArticle(0, article, NO_TERMS));
+    const claimAndInsert = async () => {
+      const [row] = await connection.query<ClaimRow>(this.keys.claimAndInsertArticle, values);
+      return row;
+    };
+    if (!hasReferences(article)) {
+      const row = await claimAndInsert();
+      if (row?.outcome === 'created')
+        return { outcome: 'created', article: createdArticle(row.articleId, article, NO_TERMS) };
+      return this.notClaimed(connection, claim, row);
+    }
+    return this.inTransaction(connection, async () => {
+      const row = await claimAndInsert();
+      // Nothing was written: the empty transaction commits.
+      if (row?.outcome !== 'created') return this.notClaimed(connection, claim, row);
+      const terms = await this.resolveTerms(connection, { tag: article.tags, category: article.categories });
+      await this.write(connection, this.sql.insertLinks, [row.articleId, idsJson(terms.tag), idsJson(terms.category)]);
+      const created = createdArticle(row.articleId, article, terms);
+      await connection.query(this.keys.storeAnswer, [claim.key, answerJson(created)]);
+      return { outcome: 'created', article: created };
+    });
+  }
+
+  /**
+   * SQLite: the transaction holds the database's write lock from BEGIN IMMEDIATE, so no other
+   * create runs beside it. A live record answers at once; else the article is created and the
+   * key claimed (the primary key arbitrates) before the commit.
+   */
+  private async createThenClaim(
+    connection: SqlConnection,
+    article: NewArticle,
+    claim: IdempotencyClaim,
+  ): Promise<KeyedCreateOutcome> {
+    try {
+      return await this.inTransaction(connection, async () => {
+        const stored = await this.findLiveKey(connection, claim);
+        if (stored) return stored;
+        const terms = hasReferences(article)
+          ? await this.resolveTerms(connection, { tag: article.tags, category: article.categories })
+          : NO_TERMS;
+        const [row] = await connection.query<{ id: number }>(this.sql.insertArticle, this.articleValues(article));
+        const id = (row as { id: number }).id;
+        if (hasReferences(article)) {
+          await this.write(connection, this.sql.insertLinks, [id, idsJson(terms.tag), idsJson(terms.category)]);
+        }
+        const created = createdArticle(id, article, terms);
+        const [claimed] = await connection.query(this.keys.claimKey, [
+          ...this.keyedValues(article, claim, created),
+          id,
+        ]);
+        if (!claimed) throw new KeyClaimedElsewhere();
+        return { outcome: 'created', article: created };
+      });
+    } catch (error) {
+      // Rolled back: the article goes with the claim that failed.
+      if (error instanceof KeyClaimedElsewhere) return { outcome: 'in-progress' };
+      throw error;
+    }
+  }
+
+  /** The claim created nothing: the key's record, or, in a race the statement lost, the record read again. */
+  private async notClaimed(
+    connection: SqlConnection,
+    claim: IdempotencyClaim,
+    row: ClaimRow | undefined,
+  ): Promise<KeyedCreateOutcome> {
+    if (row?.outcome === 'stored') return storedOutcome(row);
+    if (row?.outcome === 'in-progress') return { outcome: 'in-progress' };
+    return (await this.findLiveKey(connection, claim)) ?? { outcome: 'in-progress' };
+  }
+
+  private async findLiveKey(connection: SqlConnection, claim: IdempotencyClaim): Promise<KeyedCreateOutcome | null> {
+    const [row] = await connection.query<ClaimRow>(this.keys.findLiveKey, [
+      claim.key,
+      this.dialect.encodeTimestamp(claim.expiredUpTo),
+    ]);
+    return row ? storedOutcome(row) : null;
   }
 
   private async findOn(connection: SqlConnection, id: number): Promise<Article | null> {
@@ -505,6 +638,45 @@ function attachLinks(rows: readonly ArticleRow[], links: readonly LinkRow[], dia
       categories: linked.category.get(row.id) ?? [],
     }),
   );
+}
+
+function hasReferences(article: NewArticle): boolean {
+  return article.tags.length > 0 || article.categories.length > 0;
+}
+
+/** The article as a create stores it: version 1, updatedAt equal to createdAt. */
+function createdArticle(id: number, article: NewArticle, terms: Record<TermKind, Term[]>): Article {
+  return {
+    id,
+    ...article.fields,
+    tags: sortTermsByName(terms.tag),
+    categories: sortTermsByName(terms.category),
+    createdAt: article.createdAt,
+    updatedAt: article.createdAt,
+    version: 1,
+  };
+}
+
+/** A key's stored answer: the article's JSON without its id (stored beside it), timestamps in epoch ms. */
+function answerJson({ id: _id, ...article }: Article): string {
+  return JSON.stringify({ ...article, createdAt: article.createdAt.getTime(), updatedAt: article.updatedAt.getTime() });
+}
+
+function storedOutcome(row: ClaimRow): KeyedCreateOutcome {
+  const answer = JSON.parse(row.answer) as Omit<Article, 'id' | 'createdAt' | 'updatedAt'> & {
+    createdAt: number;
+    updatedAt: number;
+  };
+  return {
+    outcome: 'stored',
+    fingerprint: row.fingerprint,
+    article: {
+      ...answer,
+      id: row.articleId,
+      createdAt: new Date(answer.createdAt),
+      updatedAt: new Date(answer.updatedAt),
+    },
+  };
 }
 
 function isFound(found: readonly KindedTerm[], kind: TermKind, name: string): boolean {

@@ -13,6 +13,7 @@ import { StreamedList, WithHeaders } from '../response';
 import type {
   CreateArticleBody,
   DeleteArticleBody,
+  IdempotencyKeyHeaders,
   IfMatchHeaders,
   UpdateArticleBody,
 } from '../validation/article-schemas';
@@ -28,8 +29,13 @@ export class ArticleController {
     private readonly getArticle: GetArticle,
   ) {}
 
-  async create(body: CreateArticleBody): Promise<WithHeaders> {
-    return withEntityTag(await this.createArticle.execute(body));
+  /** With an Idempotency-Key, a replay answers the stored article, marked `Idempotent-Replayed: true`. */
+  async create(body: CreateArticleBody, headers: IdempotencyKeyHeaders): Promise<WithHeaders> {
+    const key = headers['Idempotency-Key'];
+    if (key === undefined) return withEntityTag(await this.createArticle.execute(body));
+    const { article, replayed } = await this.createArticle.executeWithKey(body, key);
+    const answer = withEntityTag(article);
+    return replayed ? new WithHeaders(answer.data, { ...answer.headers, 'Idempotent-Replayed': 'true' }) : answer;
   }
 
   async update(body: UpdateArticleBody, headers: IfMatchHeaders): Promise<WithHeaders> {

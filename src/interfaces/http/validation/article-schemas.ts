@@ -74,10 +74,29 @@ export const ifMatchHeaders = z.object({
     }),
 });
 
+/** Visible ASCII, 1 to 255 characters: the Idempotency-Key header's values. */
+const IDEMPOTENCY_KEY = /^[!-~]{1,255}$/;
+
+/** The create's header: a key that makes retries of one create make one article. */
+export const idempotencyKeyHeaders = z.object({
+  'Idempotency-Key': z
+    .string()
+    .regex(IDEMPOTENCY_KEY, { error: 'must be 1 to 255 visible ASCII characters (! to ~)' })
+    .optional()
+    .meta({
+      description:
+        'Makes the create safe to retry: within the retention (24 h by default), the same body under the same key ' +
+        'answers the article created the first time (header `Idempotent-Replayed: true`) and writes nothing; ' +
+        'another body under it is 422; while the first request runs, 409. 1 to 255 visible ASCII characters.',
+      example: '4f1c2a9e-6b0d-4c8e-9a51-0d3f7e2b8c61',
+    }),
+});
+
 export type CreateArticleBody = z.output<typeof createArticleBody>;
 export type UpdateArticleBody = z.output<typeof updateArticleBody>;
 export type DeleteArticleBody = z.output<typeof deleteArticleBody>;
 export type IfMatchHeaders = z.output<typeof ifMatchHeaders>;
+export type IdempotencyKeyHeaders = z.output<typeof idempotencyKeyHeaders>;
 
 /** Decimal digits without a leading zero, as the contract spells a path id. */
 const PATH_ID = /^[1-9][0-9]*$/;

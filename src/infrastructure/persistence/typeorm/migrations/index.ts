@@ -1,11 +1,21 @@
 import type { SqlDialect } from '../entities';
 import { InitialSchemaPostgres1763769600000 } from './postgres/1763769600000-initial-schema';
 import { ArticleVersionsAndFilterIndexesPostgres1795400000000 } from './postgres/1795400000000-article-versions-and-filter-indexes';
+import { IdempotencyKeysPostgres1795500000000 } from './postgres/1795500000000-idempotency-keys';
 import { InitialSchemaSqlite1763769600000 } from './sqlite/1763769600000-initial-schema';
 import { ArticleVersionsAndFilterIndexesSqlite1795400000000 } from './sqlite/1795400000000-article-versions-and-filter-indexes';
+import { IdempotencyKeysSqlite1795500000000 } from './sqlite/1795500000000-idempotency-keys';
 
 /** Every migration of a dialect, oldest first. A new schema version adds a file and a line here. */
 export const MIGRATIONS: Record<SqlDialect, Function[]> = {
-  postgres: [InitialSchemaPostgres1763769600000, ArticleVersionsAndFilterIndexesPostgres1795400000000],
-  sqlite: [InitialSchemaSqlite1763769600000, ArticleVersionsAndFilterIndexesSqlite1795400000000],
+  postgres: [
+    InitialSchemaPostgres1763769600000,
+    ArticleVersionsAndFilterIndexesPostgres1795400000000,
+    IdempotencyKeysPostgres1795500000000,
+  ],
+  sqlite: [
+    InitialSchemaSqlite1763769600000,
+    ArticleVersionsAndFilterIndexesSqlite1795400000000,
+    IdempotencyKeysSqlite1795500000000,
+  ],
 };

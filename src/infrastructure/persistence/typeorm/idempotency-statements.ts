@@ -1,0 +1,81 @@
+import type { SqlStatement } from './article-statements';
+import type { SqlDialect } from './sql-dialect';
+
+const statement = (name: string, text: string): SqlStatement => ({ name: `idempotency_${name}`, text });
+
+/**
+ * The statements of creates under an Idempotency-Key (table idempotency_keys). Values shared
+ * by the create statements: $1..$5 the article's title, description, content, visible and
+ * created_at (as insert_article), $6 the key, $7 the fingerprint, $8 the instant up to which a
+ * record is expired, $9 the answer (the article's JSON without its id).
+ */
+export function idempotencyStatements(d: SqlDialect) {
+  const p = d.param;
+  /** The claim, arbitrated by the primary key: inserts, or takes over an expired record; else changes nothing. */
+  const upsertKey = (
+    source: string,
+  ) => `INSERT INTO idempotency_keys AS k (key, fingerprint, article_id, answer, stored_at)
+    ${source}
+    ON CONFLICT (key) DO UPDATE SET fingerprint = excluded.fingerprint, article_id = excluded.article_id,
+      answer = excluded.answer, stored_at = excluded.stored_at
+    WHERE k.stored_at <= ${p(8)}`;
+
+  return {
+    /** The record of key $1 when it was stored after $2 (live), else no row. */
+    findLiveKey: statement(
+      'find_live_key',
+      `SELECT fingerprint, article_id AS "articleId", answer FROM idempotency_keys
+        WHERE key = ${p(1)} AND stored_at > ${p(2)}`,
+    ),
+    /**
+     * PostgreSQL, one statement: answers the key's live record (`stored`); or, when the key is
+     * free, claims it and inserts the article under an id taken from the articles' sequence
+     * (`created`); or, when another transaction holds the key's advisory lock, i.e. a create
+     * under it has not committed, writes nothing (`in-progress`). The lock lasts until the
+     * transaction ends. A record committed between this statement's snapshot and its claim
+     * makes the claim change nothing: no row at all, and the caller reads the record again.
+     */
+    claimAndInsertArticle: statement(
+      'claim_and_insert_article',
+      `WITH stored AS (
+         SELECT fingerprint, article_id, answer FROM idempotency_keys WHERE key = $6::varchar AND stored_at > $8::timestamptz
+       ), free AS (
+         SELECT pg_try_advisory_xact_lock(hashtextextended($6::varchar, 0)) AS locked WHERE NOT EXISTS (SELECT FROM stored)
+       ), claim AS (
+         ${upsertKey(`SELECT $6::varchar, $7::varchar, nextval(pg_get_serial_sequence('articles', 'id'))::integer, $9::text,
+                  $5::timestamptz FROM free WHERE locked`)}
+         RETURNING article_id
+       ), inserted AS (
+         INSERT INTO articles (id, title, description, content, visible, created_at, updated_at, version)
+         SELECT article_id, $1::varchar, $2::varchar, $3::text, $4::boolean, $5::timestamptz, $5::timestamptz, 1
+           FROM claim RETURNING id
+       )
+       SELECT 'created' AS outcome, id AS "articleId", NULL AS fingerprint, NULL AS answer FROM inserted
+       UNION ALL SELECT 'stored', article_id, fingerprint, answer FROM stored
+       UNION ALL SELECT 'in-progress', NULL, NULL, NULL FROM free WHERE NOT locked`,
+    ),
+    /**
+     * SQLite, inside the create's write transaction (which already excludes other writers):
+     * claims key $6 for article $10; answers the key when it did, nothing when a live record holds it.
+     */
+    claimKey: statement(
+      'claim_key',
+      `${upsertKey(`SELECT ${p(6)}, ${p(7)}, ${p(10)}, ${p(9)}, ${p(5)} WHERE true`)} RETURNING key`,
+    ),
+    /** The answer of key $1 becomes $2 (once the article's terms are resolved, in the same transaction). */
+    storeAnswer: statement('store_answer', `UPDATE idempotency_keys SET answer = ${p(2)} WHERE key = ${p(1)}`),
+    /**
+     * Removes at most $2 records stored at or before $1, oldest first; one row per record removed.
+     * PostgreSQL skips rows that another instance's purge is removing at the same moment.
+     */
+    deleteExpired: statement(
+      'delete_expired',
+      `DELETE FROM idempotency_keys WHERE key IN (
+         SELECT key FROM idempotency_keys WHERE stored_at <= ${p(1)} ORDER BY stored_at LIMIT ${p(2)}
+         ${d.name === 'postgres' ? 'FOR UPDATE SKIP LOCKED' : ''}
+       ) RETURNING 1 AS removed`,
+    ),
+  };
+}
+
+export type IdempotencyStatements = ReturnType<typeof idempotencyStatements>;
