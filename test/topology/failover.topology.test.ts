@@ -117,6 +117,7 @@ describe('topology failover', () => {
       }
     })();
     await fault(mark);
+    const faultDone = performance.now();
     const writesBack = () =>
       load.records.find((r) => r.operation === 'create' && isOk(r) && r.startedAt > faultAt) ?? null;
     await waitUntil(async () => writesBack() !== null, 90_000, `writes to succeed again after ${name}`).catch(() => {});
@@ -130,7 +131,8 @@ describe('topology failover', () => {
 
     const acks = records.filter((r) => r.operation === 'create' && isOk(r)).map((r) => r.endedAt);
     const gaps = acks.slice(1).map((at, index) => at - (acks[index] ?? at));
-    const windowEnd = back?.endedAt ?? to;
+    // The failover window: from the fault until writes are back and the fault's action returned.
+    const windowEnd = Math.max(back?.endedAt ?? to, faultDone);
     const reads = records.filter((r) => r.operation !== 'create' && r.endedAt >= faultAt && r.startedAt <= windowEnd);
     const stored = await storedArticles(state, runId);
     const timeline = path.join(TIMELINE_DIR, `${runId}.svg`);
@@ -249,7 +251,8 @@ describe('topology failover', () => {
     const stored = await storedArticles(state, '');
     expect(stored.length).toBeGreaterThan(0);
     expectSafe(result);
-    expect(result.writesBackMs).toBeLessThanOrEqual(WRITES_BACK_MAX_MS);
+    // "Writes back within the same 15 s" as a dead node (issue 17).
+    expect(result.writesBackMs).toBeLessThanOrEqual(WRITES_BACK_MEDIAN_MS);
   }, 300_000);
 
   it('leaves no process, folder or network namespace behind after down', async () => {
