@@ -118,8 +118,10 @@ describe('topology failover', () => {
     })();
     await fault(mark);
     const faultDone = performance.now();
+    // Sent once the fault's action had returned: a write sent just before the cut took effect
+    // may still be acknowledged by the old primary, and is not "writes back".
     const writesBack = () =>
-      load.records.find((r) => r.operation === 'create' && isOk(r) && r.startedAt > faultAt) ?? null;
+      load.records.find((r) => r.operation === 'create' && isOk(r) && r.startedAt > faultDone) ?? null;
     await waitUntil(async () => writesBack() !== null, 90_000, `writes to succeed again after ${name}`).catch(() => {});
     await sleep(AFTER_RECOVERY_MS);
     const records = await load.stop();

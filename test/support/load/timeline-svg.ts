@@ -50,6 +50,7 @@ export function timelineSvg(
   const x = (at: number) => left + ((at - from) / BUCKET_MS) * barWidth;
   const parts: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif" font-size="11">`,
+    `<title>${escapeXml(title)}</title>`,
     `<rect width="${width}" height="${height}" fill="#fff"/>`,
     `<text x="${left}" y="16" font-size="13" font-weight="bold">${escapeXml(title)}</text>`,
     ...OUTCOMES.map(
