@@ -160,6 +160,15 @@ describe('topology failover', () => {
     };
     figures.push(result);
     console.log(summarize(result));
+    const failedReads = reads.filter((r) => !isOk(r));
+    if (failedReads.length > 0) {
+      const at = (r: RequestRecord) => `${Math.round(r.startedAt - faultAt)}..${Math.round(r.endedAt - faultAt)} ms`;
+      console.log(
+        `${name}: reads without 2xx in the window\n  ${failedReads.map((r) => `${show(r)} at ${at(r)}`).join('\n  ')}`,
+      );
+    }
+    // The components' logs so far, beside the timeline, for whoever reads a failure.
+    fs.cpSync(path.join(state.stateDir, 'logs'), path.join(TIMELINE_DIR, `${runId}-logs`), { recursive: true });
     return result;
   }
 

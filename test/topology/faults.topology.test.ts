@@ -63,7 +63,7 @@ interface FaultWindow {
  * HAProxy, PgBouncer, two instances, HAProxy) under 24 concurrent clients through HAProxy, half
  * of them creating articles with tag and category names, through a deploy of one instance
  * (drained, started again), then three faults in a row: an instance killed (SIGKILL), the
- * asynchronous replica's node killed, PgBouncer restarted. (The primary's faults are
+ * a replica's node killed, PgBouncer restarted. (The primary's faults are
  * failover.topology.test.ts.)
  */
 describe('topology under faults', () => {
@@ -135,13 +135,14 @@ describe('topology under faults', () => {
       while ((await requestsInFlight(state.stateDir, 'instance1')) < 2 && performance.now() < deadline) await sleep(5);
       await stopComponent(component('instance', 0), 'SIGKILL');
     });
-    // The asynchronous replica's node dies (its Patroni, then its PostgreSQL, SIGKILLed): the
-    // database HAProxy takes it out of the replicas' port (its /replica check fails).
-    await inject('asynchronous replica node killed', async () => {
+    // A replica's node dies (its Patroni, then its PostgreSQL, SIGKILLed): the database HAProxy
+    // takes it out of the replicas' port (its /replica check fails), and the primary's Patroni
+    // names the other replica alone as synchronous standby on its next cycle.
+    await inject('replica node killed', async () => {
       const members = await clusterMembers(nodesOf(state));
-      const name = members.find((member) => member.role === 'replica')?.name;
+      const name = members.find((member) => member.role !== 'leader')?.name;
       const node = state.components.find((candidate) => candidate.node?.name === name);
-      if (!node?.node) throw new Error('no asynchronous replica');
+      if (!node?.node) throw new Error('no replica');
       await stopComponent(node, 'SIGKILL');
       for (const pid of processesWorkingIn(node.node.dataDir)) signalQuietly(pid, 'SIGKILL');
     });
