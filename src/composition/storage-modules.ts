@@ -93,7 +93,7 @@ async function postgresStorageModule(
       primaryBreaker.stop();
       await connector.close();
     },
-    options.replicaReads ? [options.replicaReads.registry] : [],
+    [primaryBreaker.registry, ...(options.replicaReads ? [options.replicaReads.registry] : [])],
   );
 }
 

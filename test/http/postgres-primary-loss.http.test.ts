@@ -89,6 +89,12 @@ describe('PostgreSQL primary gone, replica answering', () => {
     expect(missing.body).toEqual(UNAVAILABLE);
     expect(missing.headers['retry-after']).toBe('1');
 
+    // That read passed its deadline on the primary, so the breaker's probe asked it and found nobody.
+    for (let poll = 0; !(await request(app).get('/metrics')).text.includes('db_primary_writable 0'); poll++) {
+      if (poll > 100) throw new Error('the breaker never opened');
+      await sleep(100);
+    }
+
     // Ready (reads are served), but not for writes.
     expect((await request(app).get('/ready').expect(200)).body.data).toEqual({
       status: 'ready',

@@ -59,43 +59,119 @@ describe('PrimaryBreaker', () => {
     breakers.push(breaker);
     return { breaker, changes };
   }
+  const writable = async (breaker: PrimaryBreaker) =>
+    (await breaker.registry.getSingleMetric('db_primary_writable')?.get())?.values[0]?.value;
 
-  it('admits every call while the primary takes writes, and ignores failures that say nothing of it', () => {
-    const { breaker } = breakerWith(scriptedProbe().probe);
+  it('admits writes while the primary takes them, and ignores failures that say nothing of it', async () => {
+    const { breaker } = breakerWith(() => Promise.reject(new Error('never asked')));
     breaker.failed(withCode('23505'));
-    expect(() => breaker.admit('write')).not.toThrow();
-    expect(() => breaker.admit('read')).not.toThrow();
+    expect(() => breaker.admitWrite()).not.toThrow();
+    expect(await writable(breaker)).toBe(1);
   });
 
-  it('refuses every call at once once the primary is unreachable, until a probe finds it writable', async () => {
+  it('keeps admitting writes when the probe a failure started finds the primary writable (one session ended)', async () => {
+    const script = scriptedProbe();
+    const { breaker, changes } = breakerWith(script.probe);
+    breaker.failed(withCode('57P01'));
+    expect(() => breaker.admitWrite()).not.toThrow();
+    await script.answer('writable');
+    expect(() => breaker.admitWrite()).not.toThrow();
+    expect(changes).toEqual([]);
+  });
+
+  it('refuses writes at once once the probe finds the primary unreachable, until a probe finds it writable', async () => {
     const script = scriptedProbe();
     const { breaker, changes } = breakerWith(script.probe);
     breaker.failed(withCode('ECONNREFUSED'));
-    expect(() => breaker.admit('write')).toThrow(StorageUnavailableError);
-    expect(() => breaker.admit('read')).toThrow(StorageUnavailableError);
+    await script.answer('unreachable');
+    expect(() => breaker.admitWrite()).toThrow(StorageUnavailableError);
+    expect(await writable(breaker)).toBe(0);
 
     await script.answer('unreachable');
-    expect(() => breaker.admit('write')).toThrow(StorageUnavailableError);
+    expect(() => breaker.admitWrite()).toThrow(StorageUnavailableError);
     await script.answer('writable');
-    expect(() => breaker.admit('write')).not.toThrow();
+    expect(() => breaker.admitWrite()).not.toThrow();
+    expect(await writable(breaker)).toBe(1);
     expect(changes).toEqual(['unreachable', 'writable']);
   });
 
-  it('refuses only writes while the primary is read-only (a demoted node still serves reads)', async () => {
+  it('refuses writes while the primary is read-only (a demoted node), until a probe finds a writable one', async () => {
     const script = scriptedProbe();
     const { breaker, changes } = breakerWith(script.probe);
     breaker.failed(withCode('25006'));
-    expect(() => breaker.admit('write')).toThrow(StorageUnavailableError);
-    expect(() => breaker.admit('read')).not.toThrow();
     await script.answer('read-only');
+    expect(() => breaker.admitWrite()).toThrow(StorageUnavailableError);
     await script.answer('writable');
-    expect(() => breaker.admit('write')).not.toThrow();
+    expect(() => breaker.admitWrite()).not.toThrow();
     expect(changes).toEqual(['read-only', 'writable']);
   });
 
-  it('opens on a call that got no connection or passed its deadline', () => {
-    const { breaker } = breakerWith(scriptedProbe().probe);
-    breaker.unreachable();
+  it('probes on a call that got no connection or passed its deadline, once at a time', async () => {
+    let probes = 0;
+    const script = scriptedProbe();
+    const { breaker } = breakerWith(() => {
+      probes++;
+      return script.probe();
+    });
+    breaker.suspect();
+    breaker.suspect();
+    expect(probes).toBe(1);
+    await script.answer('unreachable');
     expect(breaker.current).toBe('unreachable');
+  });
+
+  it('closes at once when a call on the primary succeeds while it was unreachable', async () => {
+    const script = scriptedProbe();
+    const { breaker, changes } = breakerWith(script.probe);
+    breaker.answered();
+    breaker.suspect();
+    await script.answer('unreachable');
+    breaker.answered();
+    expect(() => breaker.admitWrite()).not.toThrow();
+    expect(changes).toEqual(['unreachable', 'writable']);
+  });
+
+  it('probes at once, not at the next interval, when a read succeeds on a read-only primary', async () => {
+    let probes = 0;
+    const script = scriptedProbe();
+    const breaker = new PrimaryBreaker({
+      probe: () => {
+        probes++;
+        return script.probe();
+      },
+      probeEveryMs: 60_000,
+    });
+    breakers.push(breaker);
+    breaker.failed(withCode('25006'));
+    await script.answer('read-only');
+    expect(probes).toBe(1);
+    breaker.answered();
+    expect(probes).toBe(2);
+    await script.answer('writable');
+    expect(() => breaker.admitWrite()).not.toThrow();
+  });
+
+  it('does not let a probe stuck on the old address hold up the one a successful read starts', async () => {
+    const script = scriptedProbe();
+    const { breaker } = breakerWith(script.probe);
+    breaker.failed(withCode('25006'));
+    await script.answer('read-only');
+    // The next probe starts (every 1 ms) and hangs, as on a frozen host.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    breaker.answered();
+    // Two probes wait now, the stuck one first: its finding, whatever it is, no longer counts.
+    await script.answer('writable');
+    expect(breaker.current).toBe('read-only');
+    await script.answer('writable');
+    expect(breaker.current).toBe('writable');
+  });
+
+  it('closes when a readiness check finds the primary writable, without waiting for the probe', async () => {
+    const script = scriptedProbe();
+    const { breaker } = breakerWith(script.probe);
+    breaker.suspect();
+    await script.answer('unreachable');
+    breaker.recovered();
+    expect(() => breaker.admitWrite()).not.toThrow();
   });
 });

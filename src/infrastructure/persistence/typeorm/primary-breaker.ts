@@ -1,11 +1,9 @@
+import { Gauge, Registry } from 'prom-client';
 import { StorageUnavailableError } from '../../../domain';
 import { storageErrorCode } from './storage-errors';
 
 /** What the primary can do now, as the last call or probe found it. */
 export type PrimaryState = 'writable' | 'read-only' | 'unreachable';
-
-/** What a call asks of the primary. */
-export type PrimaryUse = 'write' | 'read';
 
 /**
  * Failures that say the primary's address no longer leads to a primary that takes writes: the
@@ -30,46 +28,82 @@ export interface PrimaryBreakerOptions {
 }
 
 /**
- * A circuit breaker in front of the primary. After a failure that says the primary is gone
- * (or read-only), calls that need it fail at once with StorageUnavailableError instead of each
- * waiting out a connect timeout or the call deadline on a dead address; reads are still tried
- * on a primary that is only read-only. While open, a background probe asks the primary every
- * `probeEveryMs`, and the first probe that finds it writable closes the breaker again, so
- * writes come back within one probe interval of a new primary taking them.
+ * A circuit breaker in front of the primary's writes. A failure that may mean the primary is
+ * gone (the connection broke or could not be opened, the deadline passed, the server is a
+ * standby now) starts a probe at once; one failed session alone (a terminated backend) does
+ * not stop the writes. When the probe finds the primary unreachable or read-only, the breaker
+ * opens: writes fail at once with StorageUnavailableError instead of each waiting out a connect
+ * timeout or the call deadline on a dead address. While open, the probe runs every
+ * `probeEveryMs`, and the first one that finds the primary writable closes the breaker, as does
+ * a readiness check that finds it writable, so writes come back within one probe interval of a
+ * new primary taking them.
+ *
+ * Reads are not held back: they are safe to try, go to a replica first when there is one, and a
+ * read that finds the primary back serves at once.
  */
 export class PrimaryBreaker {
+  readonly registry = new Registry();
+  private readonly writable = new Gauge({
+    name: 'db_primary_writable',
+    help: 'Whether writes go to the primary (1) or are refused at once because it is gone or read-only (0)',
+    registers: [this.registry],
+  });
   private state: PrimaryState = 'writable';
+  /** When the probe under way started (null: none); only the latest probe's finding counts. */
+  private probingSince: number | null = null;
+  private generation = 0;
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
   private readonly probeEveryMs: number;
 
   constructor(private readonly options: PrimaryBreakerOptions) {
     this.probeEveryMs = options.probeEveryMs ?? 300;
+    this.writable.set(1);
   }
 
   get current(): PrimaryState {
     return this.state;
   }
 
-  /** Throws StorageUnavailableError at once when a call of this use cannot succeed on the primary now. */
-  admit(use: PrimaryUse): void {
-    if (this.state === 'writable') return;
-    if (use === 'read' && this.state === 'read-only') return;
-    throw new StorageUnavailableError();
+  /** Throws StorageUnavailableError at once while the primary is known not to take writes. */
+  admitWrite(): void {
+    if (this.state !== 'writable') throw new StorageUnavailableError();
   }
 
-  /** A call on the primary failed: opens the breaker when the failure says the primary is gone. */
+  /** A call on the primary failed: a failure that may mean the primary is gone starts a probe. */
   failed(error: unknown): void {
-    const state = primaryStateAfter(error);
-    if (state) this.set(state);
+    if (primaryStateAfter(error)) this.suspect();
   }
 
   /**
    * No connection to the primary could be had (refused, timed out, refused at login), or the
-   * call deadline passed without an answer: unreachable until a probe says otherwise.
+   * call deadline passed without an answer: the probe decides whether the primary is gone.
    */
-  unreachable(): void {
-    this.set('unreachable');
+  suspect(): void {
+    // While open, the probe runs on its own schedule.
+    if (this.state === 'writable' && this.probingSince === null) void this.probeNow();
+  }
+
+  /**
+   * A call on the primary succeeded. While it was unreachable, that is the proof it is back:
+   * writes go to it again at once (one that finds it read-only reopens the breaker through its
+   * 25006). While read-only, the probe asks now rather than at the next interval; a probe still
+   * waiting on the address from before (a frozen host that resumed) does not hold this up.
+   */
+  answered(): void {
+    if (this.state === 'writable') return;
+    if (this.state === 'unreachable') return this.recovered();
+    if (this.probingSince !== null && Date.now() - this.probingSince < this.probeEveryMs) return;
+    void this.probeNow();
+  }
+
+  /** Something else found the primary writable (a readiness check): writes go to it again. */
+  recovered(): void {
+    clearTimeout(this.timer);
+    // A probe under way asked before this answer: its finding is older.
+    this.generation++;
+    this.probingSince = null;
+    this.set('writable');
   }
 
   /** Stops the background probe for good (at shutdown). */
@@ -78,35 +112,31 @@ export class PrimaryBreaker {
     clearTimeout(this.timer);
   }
 
-  private set(state: PrimaryState): void {
-    if (state === this.state) return;
-    // "read-only" must not hide that the primary is unreachable altogether.
-    if (state === 'read-only' && this.state === 'unreachable') return;
-    const wasOpen = this.state !== 'writable';
-    this.state = state;
-    this.options.onChange?.(state);
-    if (!wasOpen && state !== 'writable') this.scheduleProbe();
-  }
-
-  private scheduleProbe(): void {
+  private async probeNow(): Promise<void> {
     if (this.stopped) return;
-    this.timer = setTimeout(() => void this.probeOnce(), this.probeEveryMs);
-    this.timer.unref();
-  }
-
-  private async probeOnce(): Promise<void> {
+    clearTimeout(this.timer);
+    const mine = ++this.generation;
+    this.probingSince = Date.now();
     let found: PrimaryState;
     try {
       found = await this.options.probe();
     } catch {
       found = 'unreachable';
     }
-    if (this.stopped) return;
-    // The probe's finding replaces whatever the calls saw meanwhile.
-    if (found !== this.state) {
-      this.state = found;
-      this.options.onChange?.(found);
+    // A later probe (or a readiness check) decides instead.
+    if (this.stopped || mine !== this.generation) return;
+    this.probingSince = null;
+    this.set(found);
+    if (found !== 'writable') {
+      this.timer = setTimeout(() => void this.probeNow(), this.probeEveryMs);
+      this.timer.unref();
     }
-    if (found !== 'writable') this.scheduleProbe();
+  }
+
+  private set(state: PrimaryState): void {
+    if (state === this.state) return;
+    this.state = state;
+    this.writable.set(state === 'writable' ? 1 : 0);
+    this.options.onChange?.(state);
   }
 }

@@ -27,7 +27,7 @@ import { newTermId } from '../term-id';
 import { type ArticleStatements, articleStatements, type SqlStatement, TERM_KINDS } from './article-statements';
 import { type IdempotencyStatements, idempotencyStatements } from './idempotency-statements';
 import { POSTGRES_LIMITS } from './postgres-limits';
-import { type PrimaryBreaker, type PrimaryUse, primaryStateAfter } from './primary-breaker';
+import { type PrimaryBreaker, primaryStateAfter } from './primary-breaker';
 import { REPLICA_LAG_STATEMENT, type ReadNode, type ReplicaReads } from './replica-reads';
 import { PgConnection, type SqlConnection, SqliteConnection, type SqlitePreparedStatements } from './sql-connection';
 import { POSTGRES_DIALECT, SQLITE_DIALECT, type SqlDialect } from './sql-dialect';
@@ -47,8 +47,8 @@ export interface TypeOrmArticleRepositoryOptions {
    */
   replicaReads?: ReplicaReads;
   /**
-   * PostgreSQL: the breaker in front of the primary; calls it refuses fail at once with
-   * StorageUnavailableError. Without it every call tries the primary.
+   * PostgreSQL: the breaker in front of the primary; writes it refuses fail at once with
+   * StorageUnavailableError. Without it every write tries the primary.
    */
   primaryBreaker?: PrimaryBreaker;
 }
@@ -59,8 +59,8 @@ class ReplicaTooFarBehind extends Error {}
 /** No connection could be had from the pool (refused, timed out, refused at login). */
 class NoConnection extends StorageUnavailableError {}
 
-/** Which server a call runs on, and what it asks of the primary. */
-type CallTarget = { mode: 'slave' } | { mode: 'master'; use: PrimaryUse };
+/** Which server a call runs on, and whether it writes. */
+type CallTarget = { mode: 'slave' } | { mode: 'master'; use: 'write' | 'read' };
 const WRITE: CallTarget = { mode: 'master', use: 'write' };
 const PRIMARY_READ: CallTarget = { mode: 'master', use: 'read' };
 const REPLICA_READ: CallTarget = { mode: 'slave' };
@@ -498,8 +498,9 @@ export class TypeOrmArticleRepository implements ArticleRepository {
 
   /**
    * Runs `work` on a connection of the primary ('master') or of a replica ('slave', the primary
-   * when none is configured), through a TypeORM query runner released whatever happens. A call
-   * on the primary first asks its breaker, and tells it when the primary turned out to be gone.
+   * when none is configured), through a TypeORM query runner released whatever happens. A write
+   * first asks the primary's breaker; every call on the primary tells it when the primary may
+   * be gone.
    */
   private async call<T>(
     target: CallTarget,
@@ -509,14 +510,16 @@ export class TypeOrmArticleRepository implements ArticleRepository {
     // After shutdown (or before the database was first reached) there is no connection: retry later.
     if (!this.dataSource.isInitialized) throw new StorageUnavailableError();
     const breaker = target.mode === 'master' ? this.breaker : null;
-    if (target.mode === 'master') breaker?.admit(target.use);
+    if (target.mode === 'master' && target.use === 'write') breaker?.admitWrite();
     try {
       // SQLite runs in-process and synchronously: there is nothing to wait for past a deadline.
-      return await (this.sqliteLock
+      const result = await (this.sqliteLock
         ? this.sqliteLock.runExclusive(() => this.onConnection(target.mode, work))
-        : withinDeadline(this.onConnection(target.mode, work), deadlineMs, () => breaker?.unreachable()));
+        : withinDeadline(this.onConnection(target.mode, work), deadlineMs, () => breaker?.suspect()));
+      breaker?.answered();
+      return result;
     } catch (error) {
-      if (error instanceof NoConnection) breaker?.unreachable();
+      if (error instanceof NoConnection) breaker?.suspect();
       else breaker?.failed(error);
       throw translateStorageError(error);
     }

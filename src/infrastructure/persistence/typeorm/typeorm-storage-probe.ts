@@ -1,14 +1,24 @@
 import type { DataSource, ReplicationMode } from 'typeorm';
 import type { StorageProbe } from '../../../application';
 import type { PrimaryBreaker } from './primary-breaker';
+import { withinDeadline } from './storage-deadline';
+
+/** How long concurrent checks share one question to the primary; past it the next check asks anew. */
+const PRIMARY_QUESTION_MS = 1_500;
 
 /**
  * Trivial queries through query runners of the pools (PostgreSQL: the runner listens for its
  * connection's errors while it holds it) or on the open file (SQLite). Reads: a replica when
- * they are configured, else (or when it fails) the primary. Writes: the primary, its breaker
- * closed, and not read-only.
+ * they are configured, else (or when it fails) the primary. Writes: the primary answers and
+ * is not read-only.
+ *
+ * The read and the write check of one readiness check (and checks arriving meanwhile) share
+ * one question to the primary, so that a check costs one pooled connection there, and an
+ * address that swallows packets holds at most one connection per 1.5 s, not one per check.
  */
 export class TypeOrmStorageProbe implements StorageProbe {
+  private question: Promise<string | undefined> | null = null;
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly breaker: PrimaryBreaker | null = null,
@@ -25,21 +35,48 @@ export class TypeOrmStorageProbe implements StorageProbe {
         // The primary may still serve the reads.
       }
     }
-    this.breaker?.admit('read');
-    await this.query('master', 'SELECT 1');
+    await this.askPrimary();
   }
 
+  /**
+   * Asks the primary itself, even while its breaker is open: a writable answer closes the
+   * breaker, anything else makes it probe (the probe also drops pooled connections to a node
+   * that is read-only now).
+   */
   async pingWrites(): Promise<void> {
     this.requireConnected();
-    this.breaker?.admit('write');
-    if (this.dataSource.options.type !== 'postgres') return void (await this.query('master', 'SELECT 1'));
-    const [row] = await this.query('master', `SELECT current_setting('transaction_read_only') AS ro`);
-    if ((row as { ro?: string } | undefined)?.ro === 'on') throw new Error('the primary is read-only');
+    try {
+      if ((await this.askPrimary()) === 'on') throw new Error('the primary is read-only');
+    } catch (error) {
+      this.breaker?.suspect();
+      throw error;
+    }
+    this.breaker?.recovered();
   }
 
   private requireConnected(): void {
     // Not yet reached (the connector is still retrying), or closed at shutdown.
     if (!this.dataSource.isInitialized) throw new Error('the database is not connected');
+  }
+
+  /** The primary's transaction_read_only ('on' or 'off'; undefined on SQLite, which answers SELECT 1). */
+  private askPrimary(): Promise<string | undefined> {
+    if (!this.question) {
+      const sql =
+        this.dataSource.options.type === 'postgres'
+          ? `SELECT current_setting('transaction_read_only') AS ro`
+          : 'SELECT 1 AS ro';
+      const asked = withinDeadline(this.query('master', sql), PRIMARY_QUESTION_MS).then((rows) => {
+        const ro = (rows[0] as { ro?: unknown } | undefined)?.ro;
+        return typeof ro === 'string' ? ro : undefined;
+      });
+      this.question = asked;
+      const forget = () => {
+        if (this.question === asked) this.question = null;
+      };
+      asked.then(forget, forget);
+    }
+    return this.question;
   }
 
   private async query(mode: ReplicationMode, sql: string): Promise<unknown[]> {

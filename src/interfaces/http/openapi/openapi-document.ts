@@ -97,7 +97,7 @@ export function operationIdOf(method: string, path: string): string {
 /** Sent with every 503 (error-mapping.ts). */
 const RETRY_AFTER_HEADER = {
   description: 'Seconds to wait before retrying (storage unavailable, a failover under way, shutting down)',
-  schema: { type: 'integer', example: RETRY_AFTER_SECONDS },
+  schema: { type: 'string', pattern: '^[0-9]+$', example: String(RETRY_AFTER_SECONDS) },
 };
 
 function failures(
