@@ -21,9 +21,13 @@ export interface BenchDatabase {
   close(): Promise<void>;
 }
 
-const DELETE_AFTER = ['article_tags', 'article_categories', 'articles'].map(
-  (table) => `DELETE FROM ${table} WHERE ${table === 'articles' ? 'id' : 'article_id'} > $1`,
-);
+const DELETE_AFTER = [
+  ...['article_tags', 'article_categories', 'articles'].map(
+    (table) => `DELETE FROM ${table} WHERE ${table === 'articles' ? 'id' : 'article_id'} > $1`,
+  ),
+  // The keys of the articles a keyed create run added (the dataset is created without keys).
+  'DELETE FROM idempotency_keys WHERE article_id > $1',
+];
 
 /** A PostgreSQL server that several bench databases can share. */
 export interface PostgresServer {
@@ -62,7 +66,7 @@ export async function openPostgres(server?: PostgresServer): Promise<BenchDataba
     removeArticlesAfter: (lastDatasetId) =>
       withClient(url.toString(), async (client) => {
         for (const statement of DELETE_AFTER) await client.query(statement, [lastDatasetId]);
-        await client.query('VACUUM ANALYZE articles, article_tags, article_categories');
+        await client.query('VACUUM ANALYZE articles, article_tags, article_categories, idempotency_keys');
       }),
     close: async () => {
       await withClient(serverUrl, (admin) => admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));

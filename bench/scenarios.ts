@@ -11,6 +11,8 @@ export interface Scenario {
   /** Adds articles: the run is followed by removing them, so later runs see the same data. */
   addsArticles: boolean;
   requests(dataset: PreparedDataset): autocannon.Request[];
+  /** Runs before the warm-up of each measured run, against the server about to be loaded. */
+  before?(baseUrl: string): Promise<void>;
   /** Checks an answer's body; without it, the body must start with the success wrapper. */
   verifyBody?(body: string): boolean;
 }
@@ -21,6 +23,14 @@ const randomId = (dataset: PreparedDataset) => dataset.ids[Math.floor(Math.rando
 
 /** Created articles are invisible, so that GET /article keeps answering the dataset's list. */
 const CREATE_BODY = { title: 'Benchmark', content: 'Written by the benchmark.', visible: false };
+
+/** The replay scenario's key for the run under way (set by its `before`). */
+let replayKey = '';
+const replayRequest = () => ({
+  method: 'POST',
+  headers: { ...WRITE_HEADERS, 'idempotency-key': replayKey },
+  body: JSON.stringify(CREATE_BODY),
+});
 
 export const SCENARIOS: Scenario[] = [
   {
@@ -65,6 +75,47 @@ export const SCENARIOS: Scenario[] = [
         }),
       },
     ],
+  },
+  {
+    // Issue 16: every request a new key, so every one creates. The baseline has no keys: its
+    // column is a plain create, and the figure that counts is the same-run ratio to `create`.
+    key: 'create-key',
+    title: 'POST /article/create, new key',
+    target: 0.4,
+    addsArticles: true,
+    requests: () => {
+      const run = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+      let sequence = 0;
+      return [
+        {
+          method: 'POST',
+          path: '/article/create',
+          body: JSON.stringify(CREATE_BODY),
+          setupRequest: (request) => ({
+            ...request,
+            headers: { ...WRITE_HEADERS, 'idempotency-key': `bench-${run}-${++sequence}` },
+          }),
+        },
+      ];
+    },
+  },
+  {
+    // Issue 16: one key and body for the whole run, created before the warm-up (else the first
+    // requests would meet the create in progress: 409), so every measured request is a replay.
+    // Compared with `get` (same run); the baseline has no keys, its column is a plain create.
+    key: 'replay',
+    title: 'POST /article/create, replayed key',
+    target: 0.4,
+    addsArticles: true,
+    async before(baseUrl) {
+      replayKey = `bench-replay-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+      const created = await fetch(`${baseUrl}/article/create`, replayRequest());
+      if (created.status !== 201) throw new Error(`the replay scenario's first create answered ${created.status}`);
+    },
+    requests: () => {
+      const { headers, body } = replayRequest();
+      return [{ method: 'POST', path: '/article/create', headers, body }];
+    },
   },
   {
     key: 'update',

@@ -10,8 +10,11 @@ import { startRepeating } from '../infrastructure/scheduling/repeating-task';
 import { drainConnectionsOf } from '../interfaces/http/connection-draining';
 
 const KEEP_ALIVE_TIMEOUT_MS = 65_000;
-/** Expired Idempotency-Key records are purged this often (in bounded batches), by every process. */
-const KEY_PURGE_INTERVAL_MS = 60_000;
+/**
+ * Expired Idempotency-Key records are purged this often (in bounded batches), by every process,
+ * the first time a few seconds after the start (not on its path).
+ */
+const KEY_PURGE = { intervalMs: 60_000, firstDelayMs: 2_000 };
 
 /** One server process: container, migrations, listen; drains and exits on SIGTERM/SIGINT. */
 export async function serve(config: AppConfig): Promise<void> {
@@ -30,8 +33,9 @@ export async function serve(config: AppConfig): Promise<void> {
       const removed = await purge.execute();
       if (removed > 0) logger.info({ removed }, 'expired Idempotency-Key records purged');
     },
-    KEY_PURGE_INTERVAL_MS,
+    KEY_PURGE.intervalMs,
     (error) => logger.warn({ err: error }, 'purge of expired Idempotency-Key records failed; retrying later'),
+    KEY_PURGE.firstDelayMs,
   );
   server.once('listening', () =>
     logger.info(

@@ -102,6 +102,28 @@ describe.each([
     await expect(queriesFor(counter, () => createWith(0, 0))).resolves.toBe(1);
   });
 
+  it('create under a key: as many statements as a create, plus one with references; a replay', async () => {
+    const claim = (key: string) => ({ key, fingerprint: 'f', expiredUpTo: new Date(0) });
+    const keyed = (key: string, tags: number) =>
+      repository.createWithKey(
+        aNewArticle()
+          .withTags(...names('k', tags))
+          .build(),
+        claim(key),
+      );
+    const plain = await queriesFor(counter, () => createWith(0, 0));
+    const withNames = await queriesFor(counter, () => createWith(3, 0));
+    const postgres = database() === 'postgres';
+    // PostgreSQL: the claim and the article are one statement; with names, the answer is stored
+    // once the terms are known. SQLite: BEGIN, read the key, insert, claim, COMMIT (in-process).
+    await expect(queriesFor(counter, () => keyed('a', 0))).resolves.toBe(postgres ? plain : plain + 4);
+    await expect(queriesFor(counter, () => keyed('b', 3))).resolves.toBe(withNames + (postgres ? 1 : 2));
+    // A replay: the one statement on PostgreSQL; with references inside BEGIN … COMMIT, where it
+    // writes nothing. SQLite: BEGIN, read the key, COMMIT.
+    await expect(queriesFor(counter, () => keyed('a', 0))).resolves.toBe(postgres ? 1 : 3);
+    await expect(queriesFor(counter, () => keyed('b', 3))).resolves.toBe(3);
+  });
+
   it('update: replacing 1 or 20 links', async () => {
     const article = await createWith(1, 1);
     const small = await queriesFor(counter, () =>

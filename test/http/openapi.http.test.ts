@@ -110,7 +110,18 @@ describe('GET /openapi.json', () => {
   it('documents the wrapper, each error status and the bearer token of the writes', () => {
     const create = document.paths['/article/create']?.post;
     expect(create?.security).toEqual([{ bearerToken: [] }]);
-    expect(Object.keys(create?.responses ?? {})).toEqual(['201', '400', '401', '413', '415', '429', '500', '503']);
+    expect(Object.keys(create?.responses ?? {})).toEqual([
+      '201',
+      '400',
+      '401',
+      '409',
+      '413',
+      '415',
+      '422',
+      '429',
+      '500',
+      '503',
+    ]);
     expect(Object.keys(document.paths['/article/update']?.post?.responses ?? {})).toContain('404');
     expect(document.paths['/article']?.get?.security).toBeUndefined();
     expect(Object.keys(document.paths['/ready']?.get?.responses ?? {})).toEqual(['200', '500', '503']);
@@ -251,7 +262,7 @@ describe('the OpenAPI document follows the configuration', () => {
       expect(documentedRoutes(document)).toEqual(servedRoutes(harness.app));
       const create = document.paths['/article/create']?.post;
       expect(create?.security).toBeUndefined();
-      expect(Object.keys(create?.responses ?? {})).toEqual(['201', '400', '413', '415', '500', '503']);
+      expect(Object.keys(create?.responses ?? {})).toEqual(['201', '400', '409', '413', '415', '422', '500', '503']);
     } finally {
       await harness.close();
     }

@@ -156,6 +156,7 @@ describe('CORS', () => {
     const allowed = await request(app).get('/article').set('Origin', 'https://a.example');
     expect(allowed.headers['access-control-allow-origin']).toBe('https://a.example');
     expect(allowed.headers['access-control-expose-headers']).toContain('X-Request-Id');
+    expect(allowed.headers['access-control-expose-headers']).toContain('Idempotent-Replayed');
     const other = await request(app).get('/article').set('Origin', 'https://evil.example');
     expect(other.headers['access-control-allow-origin']).toBeUndefined();
 
@@ -165,7 +166,9 @@ describe('CORS', () => {
       .set('Access-Control-Request-Method', 'POST')
       .set('Access-Control-Request-Headers', 'authorization,content-type');
     expect(preflight.status).toBe(204);
-    expect(preflight.headers['access-control-allow-headers']).toBe('Content-Type,Authorization,X-Request-Id');
+    expect(preflight.headers['access-control-allow-headers']).toBe(
+      'Content-Type,Authorization,X-Request-Id,Idempotency-Key',
+    );
   });
 
   it('allows any origin with *', async () => {

@@ -5,17 +5,19 @@ export interface RepeatingTask {
 }
 
 /**
- * Runs `task` every `intervalMs`, never two runs at once. The timer is unref'd: it never keeps
- * the process alive. A run that fails is reported and the next one runs as planned.
+ * Runs `task` after `firstDelayMs`, then every `intervalMs`, never two runs at once. The timer
+ * is unref'd: it never keeps the process alive. A run that fails is reported and the next one
+ * runs as planned.
  */
 export function startRepeating(
   task: () => Promise<unknown>,
   intervalMs: number,
   onError: (error: unknown) => void,
+  firstDelayMs: number = intervalMs,
 ): RepeatingTask {
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
-  const schedule = () => {
+  const schedule = (delayMs: number) => {
     if (stopped) return;
     timer = setTimeout(async () => {
       try {
@@ -23,11 +25,11 @@ export function startRepeating(
       } catch (error) {
         onError(error);
       }
-      schedule();
-    }, intervalMs);
+      schedule(intervalMs);
+    }, delayMs);
     timer.unref();
   };
-  schedule();
+  schedule(firstDelayMs);
   return {
     stop: () => {
       stopped = true;

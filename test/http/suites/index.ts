@@ -2,6 +2,7 @@ import type { StorageKind } from '../../support/http-harness';
 import { conditionalWritesSuite } from './conditional-writes.suite';
 import { createArticleSuite } from './create-article.suite';
 import { deleteArticleSuite } from './delete-article.suite';
+import { idempotentCreatesSuite } from './idempotent-creates.suite';
 import { pagesAndFiltersSuite } from './pages-and-filters.suite';
 import { readRoutesSuite } from './read-routes.suite';
 import { routingSuite } from './routing-and-auth.suite';
@@ -12,6 +13,7 @@ import { updateArticleSuite } from './update-article.suite';
 export function describeHttpApi(kind: StorageKind): void {
   describe(`HTTP API on ${kind}`, () => {
     createArticleSuite(kind);
+    idempotentCreatesSuite(kind);
     updateArticleSuite(kind);
     deleteArticleSuite(kind);
     conditionalWritesSuite(kind);

@@ -31,6 +31,7 @@ describe('loadConfig', () => {
       shutdownDrainMs: 1_000,
       shutdownTimeoutMs: 10_000,
       workers: 1,
+      idempotencyKeyRetentionMs: 24 * 3_600_000,
     });
   });
 
@@ -38,6 +39,7 @@ describe('loadConfig', () => {
     const empty = ['PORT', 'DATABASE_URL', 'API_TOKEN', 'BODY_LIMIT', 'LOG_LEVEL', 'LOG_FORMAT', 'CORS_ORIGIN']
       .concat(['RATE_LIMIT_PER_MINUTE', 'TRUST_PROXY', 'SEED_ENABLED', 'SHUTDOWN_DRAIN_MS', 'SHUTDOWN_TIMEOUT_MS'])
       .concat(['WORKERS', 'PG_POOL_SIZE', 'DATABASE_READ_URLS', 'REPLICA_MAX_LAG_MS', 'PG_PREPARED_STATEMENTS'])
+      .concat(['IDEMPOTENCY_KEY_RETENTION_HOURS'])
       .map((name) => [name, '']);
     expect(loadConfig(Object.fromEntries(empty))).toEqual(loadConfig({}));
   });
@@ -244,6 +246,17 @@ describe('describeDatabase', () => {
       expect(configErrorOf({ LOG_FORMAT: 'xml' }).variable).toBe('LOG_FORMAT');
       expect(loadConfig({ TRUST_PROXY: '2' }).trustProxyHops).toBe(2);
       expect(configErrorOf({ TRUST_PROXY: 'yes' }).variable).toBe('TRUST_PROXY');
+    });
+
+    it('reads IDEMPOTENCY_KEY_RETENTION_HOURS as whole hours, 1 to 8760', () => {
+      expect(loadConfig({ IDEMPOTENCY_KEY_RETENTION_HOURS: '48' }).idempotencyKeyRetentionMs).toBe(48 * 3_600_000);
+      expect(configErrorOf({ IDEMPOTENCY_KEY_RETENTION_HOURS: '0' }).variable).toBe('IDEMPOTENCY_KEY_RETENTION_HOURS');
+      expect(configErrorOf({ IDEMPOTENCY_KEY_RETENTION_HOURS: '1.5' }).variable).toBe(
+        'IDEMPOTENCY_KEY_RETENTION_HOURS',
+      );
+      expect(configErrorOf({ IDEMPOTENCY_KEY_RETENTION_HOURS: '8761' }).variable).toBe(
+        'IDEMPOTENCY_KEY_RETENTION_HOURS',
+      );
     });
 
     it('reads WORKERS as a count or auto, and refuses several workers on the memory store', () => {

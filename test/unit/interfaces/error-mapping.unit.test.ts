@@ -2,6 +2,8 @@ import type { Request } from 'express';
 import {
   ArticleChangedError,
   ArticleNotFoundError,
+  IdempotencyKeyInProgressError,
+  IdempotencyKeyReusedError,
   StorageUnavailableError,
   UnknownReferenceError,
   ValidationError,
@@ -33,6 +35,17 @@ describe('toHttpError', () => {
     expect(toHttpError(new ArticleChangedError(5))).toEqual({
       status: 412,
       message: 'article 5 has changed since it was read; read it again',
+    });
+  });
+
+  it('maps an Idempotency-Key in progress to 409 and one used for another body to 422', () => {
+    expect(toHttpError(new IdempotencyKeyInProgressError())).toEqual({
+      status: 409,
+      message: 'Idempotency-Key: a request with this key is still being processed; retry later',
+    });
+    expect(toHttpError(new IdempotencyKeyReusedError())).toEqual({
+      status: 422,
+      message: 'Idempotency-Key: was already used for another request; use a new key for a new article',
     });
   });
 

@@ -1,6 +1,14 @@
 import type { SqlStatement } from './article-statements';
 import type { SqlDialect } from './sql-dialect';
 
+/**
+ * The first half of the two-int4 advisory lock a keyed create holds on its key ("idky" in
+ * ASCII), the second half a hash of the key. PostgreSQL keeps two-int4 locks apart from
+ * single-bigint ones (the migrations' lock), and two keys that share a hash only make one
+ * of two concurrent creates answer 409 (one chance in 2^32).
+ */
+const KEY_LOCK_CLASS = 0x69646b79;
+
 const statement = (name: string, text: string): SqlStatement => ({ name: `idempotency_${name}`, text });
 
 /**
@@ -40,9 +48,10 @@ export function idempotencyStatements(d: SqlDialect) {
       `WITH stored AS (
          SELECT fingerprint, article_id, answer FROM idempotency_keys WHERE key = $6::varchar AND stored_at > $8::timestamptz
        ), free AS (
-         SELECT pg_try_advisory_xact_lock(hashtextextended($6::varchar, 0)) AS locked WHERE NOT EXISTS (SELECT FROM stored)
+         SELECT pg_try_advisory_xact_lock(${KEY_LOCK_CLASS}, hashtext($6::varchar)) AS locked
+          WHERE NOT EXISTS (SELECT FROM stored)
        ), claim AS (
-         ${upsertKey(`SELECT $6::varchar, $7::varchar, nextval(pg_get_serial_sequence('articles', 'id'))::integer, $9::text,
+         ${upsertKey(`SELECT $6::varchar, $7::varchar, nextval('articles_id_seq')::integer, $9::text,
                   $5::timestamptz FROM free WHERE locked`)}
          RETURNING article_id
        ), inserted AS (

@@ -311,13 +311,13 @@ export class TypeOrmArticleRepository implements ArticleRepository {
   }
 
   /** The values of the keyed create statements (idempotency-statements.ts), $1 to $9. */
-  private keyedValues(article: NewArticle, claim: IdempotencyClaim, answer: Article | null): unknown[] {
+  private keyedValues(article: NewArticle, claim: IdempotencyClaim, answer: Article): unknown[] {
     return [
       ...this.articleValues(article),
       claim.key,
       claim.fingerprint,
       this.dialect.encodeTimestamp(claim.expiredUpTo),
-      answer && answerJson(answer),
+      answerJson(answer),
     ];
   }
 

@@ -1,0 +1,104 @@
+import type { ArticleRepository, IdempotencyClaim } from '../../src/application';
+import { StorageUnavailableError } from '../../src/domain';
+import { idempotencyStatements } from '../../src/infrastructure/persistence/typeorm/idempotency-statements';
+import { POSTGRES_DIALECT } from '../../src/infrastructure/persistence/typeorm/sql-dialect';
+import type { ContractSubject } from '../contract/article-repository.contract';
+import { aNewArticle } from '../support/builders';
+import { LockHolder, PostgresSessions } from '../support/postgres-sessions';
+import { openSqlSubject } from '../support/sql-subject';
+import { createPostgresDatabase } from '../support/test-databases';
+
+const createdAt = new Date('2026-06-01T10:00:00.000Z');
+const claim = (key: string): IdempotencyClaim => ({
+  key,
+  fingerprint: 'fingerprint-1',
+  expiredUpTo: new Date(createdAt.getTime() - 24 * 3_600_000),
+});
+
+/**
+ * Keyed creates on PostgreSQL at the moments the shared contract cannot reach on every
+ * storage: a create under the key still in progress in another session, and a session that
+ * dies inside a keyed create's transaction.
+ */
+describe('keyed creates on PostgreSQL, at their worst moments', () => {
+  let subject: ContractSubject;
+  let repository: ArticleRepository;
+  let sessions: PostgresSessions;
+  let holder: LockHolder;
+  const count = async () =>
+    (
+      await sessions.query<{ articles: number; keys: number }>(
+        'SELECT (SELECT count(*)::int FROM articles) AS articles, (SELECT count(*)::int FROM idempotency_keys) AS keys',
+      )
+    )[0];
+
+  beforeAll(async () => {
+    const database = await createPostgresDatabase();
+    subject = await openSqlSubject({ kind: 'postgres', url: database.url }, database.drop);
+    repository = subject.repository;
+    sessions = await PostgresSessions.open(database.url);
+    holder = await LockHolder.open(database.url);
+  });
+  beforeEach(() => subject.reset());
+  afterAll(async () => {
+    await holder.close();
+    await sessions.close();
+    await subject.close();
+  });
+
+  it('answers in-progress at once while another session holds the key uncommitted, and writes nothing', async () => {
+    // The very statement of a keyed create, left uncommitted in another session.
+    const answer = JSON.stringify({ title: 'other', tags: [], categories: [], createdAt: 0, updatedAt: 0, version: 1 });
+    await holder.hold(idempotencyStatements(POSTGRES_DIALECT).claimAndInsertArticle.text, [
+      'other',
+      'd',
+      'c',
+      true,
+      createdAt,
+      'busy',
+      'fingerprint-1',
+      claim('busy').expiredUpTo,
+      answer,
+    ]);
+    try {
+      await expect(repository.createWithKey(aNewArticle().at(createdAt).build(), claim('busy'))).resolves.toEqual({
+        outcome: 'in-progress',
+      });
+      // Another key is not held up.
+      await expect(repository.createWithKey(aNewArticle().at(createdAt).build(), claim('free'))).resolves.toMatchObject(
+        { outcome: 'created' },
+      );
+    } finally {
+      await holder.release();
+    }
+    // The first one rolled back: the key is free again, and the retry creates.
+    await expect(repository.createWithKey(aNewArticle().at(createdAt).build(), claim('busy'))).resolves.toMatchObject({
+      outcome: 'created',
+    });
+    expect(await count()).toEqual({ articles: 2, keys: 2 });
+  });
+
+  it('stores neither article nor key when the session dies inside the create; the retry creates once', async () => {
+    // An uncommitted tag of the name the create needs: the create blocks inside its transaction, after its claim.
+    await holder.hold(`INSERT INTO tags (id, name) VALUES ('held', 'blocked name')`);
+    const pending = repository.createWithKey(aNewArticle().at(createdAt).withTags('blocked name').build(), claim('k'));
+    try {
+      await sessions.terminate(await sessions.blockedBy(holder.pid));
+      await expect(pending).rejects.toBeInstanceOf(StorageUnavailableError);
+    } finally {
+      await holder.release();
+    }
+    expect(await count()).toEqual({ articles: 0, keys: 0 });
+
+    const retried = await repository.createWithKey(
+      aNewArticle().at(createdAt).withTags('blocked name').build(),
+      claim('k'),
+    );
+    const again = await repository.createWithKey(
+      aNewArticle().at(createdAt).withTags('blocked name').build(),
+      claim('k'),
+    );
+    expect([retried.outcome, again.outcome]).toEqual(['created', 'stored']);
+    expect(await count()).toEqual({ articles: 1, keys: 1 });
+  });
+});
