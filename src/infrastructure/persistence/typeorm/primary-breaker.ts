@@ -92,7 +92,10 @@ export class PrimaryBreaker {
    */
   answered(): void {
     if (this.state === 'writable') return;
-    if (this.state === 'unreachable') return this.recovered();
+    if (this.state === 'unreachable') {
+      this.recovered();
+      return;
+    }
     if (this.probingSince !== null && Date.now() - this.probingSince < this.probeEveryMs) return;
     void this.probeNow();
   }
