@@ -93,6 +93,9 @@ export function haproxyDbComponent(
       PRIMARY_PORT: ports.primary,
       REPLICA_PORT: ports.replica,
       PRIMARY_SERVERS: servers,
+      PRIMARY_BACKUP_SERVERS: nodes
+        .map((node) => `    server ${node.name}-ro ${node.host}:${node.pgPort} backup track replicas/${node.name}`)
+        .join('\n'),
       REPLICA_SERVERS: servers,
     }),
   );

@@ -232,7 +232,10 @@ async function repair(state: TopologyState): Promise<TopologyState> {
 
 /** Whether the database HAProxy routes to exactly one primary and to every other node as a replica. */
 export async function dbRoutesSettled(stateDir: string, nodes: number): Promise<boolean> {
-  const primary = [...(await dbServerStates(stateDir, 'primary')).values()];
+  // The backup servers (`<node>-ro`, the replicas standing in) are not the primary.
+  const primary = [...(await dbServerStates(stateDir, 'primary')).entries()]
+    .filter(([name]) => !name.endsWith('-ro'))
+    .map(([, status]) => status);
   const replicas = [...(await dbServerStates(stateDir, 'replicas')).values()];
   const up = (states: string[]) => states.filter((status) => status === 'UP').length;
   const down = (states: string[]) => states.filter((status) => status === 'DOWN').length;
