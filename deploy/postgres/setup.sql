@@ -8,10 +8,7 @@ CREATE DATABASE blog OWNER blog ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C' TEMP
 -- The service asks for these two limits as connection startup parameters, which PgBouncer
 -- refuses (it ignores them, see pgbouncer.ini). Set on the role, every server session of the
 -- service applies them whatever pooler sits between: the same values as
--- src/infrastructure/persistence/typeorm/postgres-limits.ts. The replica has them too: roles
--- are part of the replicated catalog.
+-- src/infrastructure/persistence/typeorm/postgres-limits.ts. The replicas have them too: roles
+-- are part of the replicated catalog. (Patroni made the replication role at bootstrap.)
 ALTER ROLE blog SET statement_timeout = '{{STATEMENT_TIMEOUT_MS}}ms';
 ALTER ROLE blog SET idle_in_transaction_session_timeout = '{{IDLE_IN_TRANSACTION_MS}}ms';
-
--- The replica's walreceiver connects as this role.
-CREATE ROLE replicator LOGIN REPLICATION PASSWORD '{{REPLICATOR_PASSWORD}}';

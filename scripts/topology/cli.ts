@@ -1,17 +1,22 @@
 import { defaultStateDir, settingsFromEnv } from './settings';
-import { describeComponent } from './state';
-import { down, status, up } from './topology';
+import { describeComponent, loadState } from './state';
+import { down, roleLines, status, switchover, up } from './topology';
 
-const USAGE = `Usage: npm run topology -- up | status | down
+const USAGE = `Usage: npm run topology -- up | status | switchover | down
 
-up      starts PostgreSQL 15 (primary and streaming replica), PgBouncer, INSTANCES service
-        instances and HAProxy on TOPOLOGY_PORT, prints "<kind> <pid> <port>" per component and
-        LB_URL=..., and returns once HAProxy answers /ready with 200
-status  prints the same lines for what is running
-down    stops everything and removes the state directory
+up          starts etcd, three PostgreSQL 15 nodes under Patroni, the database HAProxy,
+            PgBouncer, INSTANCES service instances and HAProxy on TOPOLOGY_PORT, prints
+            "<kind> <pid> <port>" per component ("patroni <pid> <rest_port> <pg_port>" per node,
+            then "primary|replica <pid> <pg_port>" by current role) and LB_URL=..., and returns
+            once HAProxy answers /ready with 200. On a running topology, starts what is missing.
+status      prints the same lines for what is running
+switchover  hands the primary role to the synchronous standby (Patroni), returns once the new
+            primary takes writes
+down        stops everything, removes the state directory and the nodes' network
 
 Environment: TOPOLOGY_DIR (default ${defaultStateDir()}), TOPOLOGY_PORT (8080), INSTANCES (2),
-PG_POOL_SIZE (10), API_TOKEN (passed to the instances when set), LOG_LEVEL (warn).`;
+PG_POOL_SIZE (10), API_TOKEN (passed to the instances when set), LOG_LEVEL (warn),
+TOPOLOGY_NETNS (1: each node in a network namespace of its own when root; 0: all on loopback).`;
 
 async function main(command: string | undefined): Promise<number> {
   const settings = settingsFromEnv(process.env);
@@ -24,6 +29,7 @@ async function main(command: string | undefined): Promise<number> {
       });
       const state = await up(settings);
       for (const component of state.components) console.log(describeComponent(component));
+      for (const line of await roleLines(state)) console.log(line);
       console.log(`LB_URL=${state.lbUrl}`);
       return 0;
     }
@@ -34,9 +40,21 @@ async function main(command: string | undefined): Promise<number> {
         return 1;
       }
       for (const component of found.running) console.log(describeComponent(component));
+      for (const line of await roleLines(found.state)) console.log(line);
       for (const component of found.stopped) console.error(`stopped: ${describeComponent(component)}`);
       console.log(`LB_URL=${found.state.lbUrl}`);
       return found.stopped.length === 0 ? 0 : 1;
+    }
+    case 'switchover': {
+      const state = loadState(settings.stateDir);
+      if (!state) {
+        console.error(`no topology in ${settings.stateDir}`);
+        return 1;
+      }
+      const { from, to } = await switchover(state);
+      console.log(`switched over from ${from} to ${to}`);
+      for (const line of await roleLines(state)) console.log(line);
+      return 0;
     }
     case 'down':
       await down(settings.stateDir);

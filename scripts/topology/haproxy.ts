@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import type { Component } from './state';
+import type { Component, DatabaseNode } from './state';
 import { renderTemplate } from './templates';
 
 /** HAProxy's config (deploy/haproxy/haproxy.cfg) over the instances' ports, checked by `haproxy -c` first. */
@@ -45,11 +45,14 @@ export function haproxyComponent(
 /** HAProxy's runtime API socket of a topology (the `stats socket` of haproxy.cfg). */
 export const haproxySocket = (stateDir: string) => path.join(stateDir, 'haproxy.sock');
 
-/** Sends one command to HAProxy's runtime API and answers its reply. */
-export function haproxyCommand(stateDir: string, command: string): Promise<string> {
+/** The database HAProxy's runtime API socket. */
+export const haproxyDbSocket = (stateDir: string) => path.join(stateDir, 'haproxy-db.sock');
+
+/** Sends one command to HAProxy's runtime API (the front one's unless `socket` is given) and answers its reply. */
+export function haproxyCommand(stateDir: string, command: string, socket = haproxySocket(stateDir)): Promise<string> {
   return new Promise((resolve, reject) => {
     let answer = '';
-    const connection = net.createConnection(haproxySocket(stateDir), () => connection.end(`${command}\n`));
+    const connection = net.createConnection(socket, () => connection.end(`${command}\n`));
     connection.on('data', (chunk) => {
       answer += chunk;
     });
@@ -64,4 +67,64 @@ export async function requestsInFlight(stateDir: string, server: string): Promis
   const columns = (header ?? '').replace(/^# /, '').split(',');
   const row = rows.map((line) => line.split(',')).find((cells) => cells[0] === 'instances' && cells[1] === server);
   return Number(row?.[columns.indexOf('scur')] ?? 0);
+}
+
+/**
+ * The database HAProxy (deploy/haproxy/haproxy-db.cfg): `primary` reaches the node whose Patroni
+ * answers /primary, `replicas` those answering /replica; PgBouncer's two entries point at them.
+ */
+export function haproxyDbComponent(
+  repoRoot: string,
+  stateDir: string,
+  logDir: string,
+  ports: { primary: number; replica: number },
+  nodes: readonly DatabaseNode[],
+  /** A URL through the primary port, on which `up` checks that it reaches a primary. */
+  readyUrl: string,
+): Omit<Component, 'pid'> {
+  const config = path.join(stateDir, 'haproxy-db.cfg');
+  const servers = nodes
+    .map((node) => `    server ${node.name} ${node.host}:${node.pgPort} check port ${node.restPort}`)
+    .join('\n');
+  fs.writeFileSync(
+    config,
+    renderTemplate(repoRoot, 'haproxy/haproxy-db.cfg', {
+      STATS_SOCKET: haproxyDbSocket(stateDir),
+      PRIMARY_PORT: ports.primary,
+      REPLICA_PORT: ports.replica,
+      PRIMARY_SERVERS: servers,
+      PRIMARY_BACKUP_SERVERS: nodes
+        .map((node) => `    server ${node.name}-ro ${node.host}:${node.pgPort} backup track replicas/${node.name}`)
+        .join('\n'),
+      REPLICA_SERVERS: servers,
+    }),
+  );
+  execFileSync('haproxy', ['-c', '-q', '-f', config], { stdio: 'pipe' });
+  return {
+    kind: 'haproxy-db',
+    port: ports.primary,
+    stopSignal: 'SIGTERM',
+    launch: {
+      command: 'haproxy',
+      args: ['-db', '-f', config],
+      cwd: stateDir,
+      env: { PATH: process.env.PATH ?? '' },
+      logFile: path.join(logDir, 'haproxy-db.log'),
+    },
+    // HAProxy counts a server up until its checks fail: `up` also waits for dbServerStates to settle.
+    ready: { type: 'sql', url: readyUrl, sql: 'SELECT NOT pg_is_in_recovery() AS ok' },
+  };
+}
+
+/** Each server's check status (`UP`, `DOWN`, `UP 1/2`, ...) in a backend of the database HAProxy. */
+export async function dbServerStates(stateDir: string, backend: 'primary' | 'replicas'): Promise<Map<string, string>> {
+  const [header, ...rows] = (await haproxyCommand(stateDir, 'show stat', haproxyDbSocket(stateDir))).trim().split('\n');
+  const columns = (header ?? '').replace(/^# /, '').split(',');
+  const states = new Map<string, string>();
+  for (const cells of rows.map((line) => line.split(','))) {
+    if (cells[0] === backend && cells[1] !== 'FRONTEND' && cells[1] !== 'BACKEND') {
+      states.set(cells[1] ?? '', cells[columns.indexOf('status')] ?? '');
+    }
+  }
+  return states;
 }

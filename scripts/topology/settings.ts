@@ -16,6 +16,12 @@ export interface TopologySettings {
   readonly poolSize: number;
   /** LOG_LEVEL of the instances: warn keeps request lines out of the logs under load. */
   readonly logLevel: string;
+  /**
+   * Each database node in a network namespace of its own (as root, where namespaces work), so
+   * that a node can be partitioned; off (TOPOLOGY_NETNS=0), or where unavailable, the nodes
+   * share the loopback interface.
+   */
+  readonly nodeNetwork: boolean;
   /** The repository: deploy/ templates and dist/src/main.js. */
   readonly repoRoot: string;
 }
@@ -45,6 +51,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv): TopologySettings {
     apiToken: env.API_TOKEN || undefined,
     poolSize: whole(env, 'PG_POOL_SIZE', 10, 1, 100),
     logLevel: env.LOG_LEVEL || 'warn',
+    nodeNetwork: env.TOPOLOGY_NETNS !== '0',
     repoRoot: REPO_ROOT,
   };
 }

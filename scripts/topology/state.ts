@@ -1,8 +1,23 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { NodeNetwork } from './network';
 import type { LaunchSpec } from './processes';
 
-export type ComponentKind = 'primary' | 'replica' | 'pgbouncer' | 'instance' | 'haproxy';
+export type ComponentKind = 'etcd' | 'patroni' | 'haproxy-db' | 'pgbouncer' | 'instance' | 'haproxy';
+
+/** One PostgreSQL node: its Patroni (the component's process) and the postmaster Patroni runs. */
+export interface DatabaseNode {
+  /** node1, node2, node3: Patroni's member name. */
+  readonly name: string;
+  readonly number: number;
+  /** Where its PostgreSQL and its REST API listen: 127.0.0.1, or its own address in its namespace. */
+  readonly host: string;
+  readonly restPort: number;
+  readonly pgPort: number;
+  readonly dataDir: string;
+  /** Its network namespace, when the nodes have their own network. */
+  readonly namespace?: string;
+}
 
 /** How to tell that a component serves: a SQL round trip, or an HTTP 200 on a URL. */
 export type ReadinessCheck =
@@ -17,6 +32,8 @@ export interface Component {
   readonly ready: ReadinessCheck;
   /** The signal that stops it cleanly (PostgreSQL: SIGINT, a fast shutdown). */
   readonly stopSignal: NodeJS.Signals;
+  /** For `patroni` components: the node it runs. */
+  readonly node?: DatabaseNode;
 }
 
 /** What `up` started, kept in state.json so that `status` and `down` find it (it holds passwords: 0600). */
@@ -25,12 +42,19 @@ export interface TopologyState {
   /** Files the postgres user must reach (data, PgBouncer's config), directly under the OS temp dir. */
   readonly postgresDir: string;
   readonly lbUrl: string;
+  /** The nodes' own network (namespaces and veths), absent when they share the loopback. */
+  readonly network?: NodeNetwork;
+  /** etcd's client port, on 127.0.0.1 (and on the nodes' network). */
+  readonly etcdPort: number;
   /** Connection URLs, for tests and operators: the service's (through PgBouncer) and direct ones. */
   readonly urls: {
     readonly app: string;
     readonly appReplica: string;
+    /** Through the database HAProxy, to whichever node is primary now. */
     readonly primaryDirect: string;
+    /** Through the database HAProxy, to the replicas. */
     readonly replicaDirect: string;
+    /** The postgres superuser, through the database HAProxy to the primary. */
     readonly superuser: string;
   };
   /** In start order; `down` stops them in reverse. */
@@ -52,7 +76,8 @@ export function loadState(stateDir: string): TopologyState | null {
   }
 }
 
-/** `<kind> <pid> <port>`, the line `up` and `status` print for each component. */
+/** `<kind> <pid> <port>`, the line `up` and `status` print for each component (Patroni: `patroni <pid> <rest_port> <pg_port>`). */
 export function describeComponent(component: Component): string {
+  if (component.node) return `patroni ${component.pid} ${component.node.restPort} ${component.node.pgPort}`;
   return `${component.kind} ${component.pid} ${component.port}`;
 }

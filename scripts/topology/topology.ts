@@ -5,17 +5,27 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { freePort } from '../../test/support/free-port';
-import { haproxyComponent } from './haproxy';
+import { etcdComponent } from './etcd';
+import { dbServerStates, haproxyComponent, haproxyDbComponent } from './haproxy';
 import { instanceComponent, instanceEnv } from './instances';
-import { pgBouncerComponent } from './pgbouncer';
 import {
-  initPrimary,
-  initReplica,
-  type Passwords,
-  type PostgresPaths,
-  postgresComponent,
-  setUpPrimary,
-} from './postgres';
+  createNetwork,
+  hostAddress,
+  networkUnavailableReason,
+  nodeAddress,
+  nodeNamespace,
+  removeNetwork,
+} from './network';
+import {
+  answers,
+  type ClusterMember,
+  clusterMembers,
+  patroniComponent,
+  postmasterPid,
+  requestSwitchover,
+} from './patroni';
+import { pgBouncerComponent } from './pgbouncer';
+import { type Passwords, type PostgresPaths, setUpPrimary } from './postgres';
 import {
   groupMembers,
   isAlive,
@@ -23,11 +33,19 @@ import {
   portIsTaken,
   postgresUserIfRoot,
   processesWorkingIn,
+  signalQuietly,
   stopGroup,
   waitUntil,
 } from './processes';
 import type { TopologySettings } from './settings';
-import { type Component, type ComponentKind, loadState, saveState, type TopologyState } from './state';
+import {
+  type Component,
+  type ComponentKind,
+  type DatabaseNode,
+  loadState,
+  saveState,
+  type TopologyState,
+} from './state';
 
 /** How long a component may take to answer its readiness check after it was started. */
 const READY_TIMEOUT_MS = 60_000;
@@ -35,15 +53,16 @@ const READY_TIMEOUT_MS = 60_000;
 const STOP_GRACE_MS = 15_000;
 
 /**
- * Brings the whole topology up: primary, replica, PgBouncer, the instances, HAProxy; answers
- * once HAProxy answers /ready with 200. On failure, stops what it had started and removes the
- * state, and the error carries the failing component's last log lines.
+ * Brings the whole topology up: etcd, three PostgreSQL nodes under Patroni, the database
+ * HAProxy, PgBouncer, the instances, the front HAProxy; answers once the front HAProxy answers
+ * /ready with 200. On a topology already running from the same state directory, starts again
+ * what is not running (a killed node rejoins as a replica). On failure of a fresh start, stops
+ * what it had started and removes the state; the error carries the failing component's last
+ * log lines.
  */
 export async function up(settings: TopologySettings): Promise<TopologyState> {
   const existing = loadState(settings.stateDir);
-  if (existing?.components.some((component) => isAlive(component.pid))) {
-    throw new Error(`a topology is already running from ${settings.stateDir}; run "down" first`);
-  }
+  if (existing?.components.some((component) => isAlive(component.pid))) return repair(existing);
   if (existing) await down(settings.stateDir);
   if (await portIsTaken(settings.lbPort)) throw new Error(`TOPOLOGY_PORT ${settings.lbPort} is already in use`);
   ensureDebianPackages(settings.repoRoot);
@@ -59,8 +78,10 @@ export async function up(settings: TopologySettings): Promise<TopologyState> {
   const paths: PostgresPaths = { repoRoot: settings.repoRoot, postgresDir, logDir, runAs };
 
   const ports = {
-    primary: await freePort(),
-    replica: await freePort(),
+    etcd: await freePort(),
+    etcdPeer: await freePort(),
+    dbPrimary: await freePort(),
+    dbReplica: await freePort(),
     pgbouncer: await freePort(),
     instances: await Promise.all(Array.from({ length: settings.instances }, () => freePort())),
   };
@@ -71,30 +92,89 @@ export async function up(settings: TopologySettings): Promise<TopologyState> {
     stateDir: settings.stateDir,
     postgresDir,
     lbUrl: `http://127.0.0.1:${settings.lbPort}`,
+    etcdPort: ports.etcd,
     urls: {
       app: url('blog', passwords.app, ports.pgbouncer, 'blog'),
       appReplica: url('blog', passwords.app, ports.pgbouncer, 'blog_replica'),
-      primaryDirect: url('blog', passwords.app, ports.primary, 'blog'),
-      replicaDirect: url('blog', passwords.app, ports.replica, 'blog'),
-      superuser: url('postgres', passwords.superuser, ports.primary, 'postgres'),
+      primaryDirect: url('blog', passwords.app, ports.dbPrimary, 'blog'),
+      replicaDirect: url('blog', passwords.app, ports.dbReplica, 'blog'),
+      superuser: url('postgres', passwords.superuser, ports.dbPrimary, 'postgres'),
     },
     components: [],
   };
   saveState(state);
 
   try {
-    const primaryDir = path.join(postgresDir, 'primary');
-    initPrimary(paths, primaryDir, ports.primary, passwords);
-    await start(state, postgresComponent('primary', paths, primaryDir, ports.primary, state.urls.superuser));
+    const network = settings.nodeNetwork && networkUnavailableReason() === null ? createNetwork(NODES) : undefined;
+    if (network) {
+      Object.assign(state, { network });
+      saveState(state);
+    }
+    await start(
+      state,
+      etcdComponent(
+        settings.repoRoot,
+        settings.stateDir,
+        logDir,
+        { client: ports.etcd, peer: ports.etcdPeer },
+        network && hostAddress(network),
+      ),
+    );
+    const nodes: DatabaseNode[] = [];
+    for (let number = 1; number <= NODES; number++) {
+      nodes.push({
+        name: `node${number}`,
+        number,
+        host: network ? nodeAddress(network, number) : '127.0.0.1',
+        restPort: await freePort(),
+        pgPort: await freePort(),
+        dataDir: path.join(postgresDir, `node${number}`),
+        ...(network && { namespace: nodeNamespace(network, number) }),
+      });
+    }
+    const around = {
+      etcdHost: network ? hostAddress(network) : '127.0.0.1',
+      etcdPort: ports.etcd,
+      clients: network ? `${network.subnet}.0/24` : '127.0.0.1/32',
+    };
+    // All three at once: one wins the initialise key in etcd and runs initdb, the others wait
+    // for it and clone it (pg_basebackup). Strict synchronous mode takes no write before a
+    // standby streams, so `up` waits for the synchronous standby before setting up the roles.
+    await Promise.all(nodes.map((node) => start(state, patroniComponent(paths, node, around, passwords))));
+    await waitUntil(
+      async () => isHealthy(await clusterMembers(nodes), NODES),
+      READY_TIMEOUT_MS,
+      'a leader, a synchronous standby and a replica',
+    );
+    await start(
+      state,
+      haproxyDbComponent(
+        settings.repoRoot,
+        settings.stateDir,
+        logDir,
+        { primary: ports.dbPrimary, replica: ports.dbReplica },
+        nodes,
+        state.urls.superuser,
+      ),
+    );
+    // Servers count as up until their first checks: wait until they name one primary.
+    await waitUntil(
+      async () => dbRoutesSettled(state.stateDir, NODES),
+      READY_TIMEOUT_MS,
+      'the database HAProxy to find the primary',
+    );
     await setUpPrimary(paths, state.urls.superuser, passwords);
 
-    const replicaDir = path.join(postgresDir, 'replica');
-    initReplica(paths, replicaDir, ports.replica, ports.primary, passwords);
-    const replicaSuperuser = url('postgres', passwords.superuser, ports.replica, 'postgres');
-    await start(state, postgresComponent('replica', paths, replicaDir, ports.replica, replicaSuperuser));
-
     const login = { user: 'blog', password: passwords.app, database: 'blog' };
-    await start(state, pgBouncerComponent(paths, ports, login, state.urls.app));
+    await start(
+      state,
+      pgBouncerComponent(
+        paths,
+        { pgbouncer: ports.pgbouncer, primary: ports.dbPrimary, replica: ports.dbReplica },
+        login,
+        state.urls.app,
+      ),
+    );
 
     const databases = { writeUrl: state.urls.app, readUrl: state.urls.appReplica };
     // Once, before the instances, so that they do not race to migrate.
@@ -116,6 +196,104 @@ export async function up(settings: TopologySettings): Promise<TopologyState> {
   } catch (error) {
     await down(settings.stateDir);
     throw error;
+  }
+}
+
+/** Three nodes: with two, strict synchronous mode stops every write as soon as one is lost. */
+export const NODES = 3;
+
+/** One leader, one synchronous standby, and every other member streaming (or running) as a replica. */
+export function isHealthy(members: readonly ClusterMember[], nodes: number): boolean {
+  const running = (member: ClusterMember) => member.state === 'running' || member.state === 'streaming';
+  return (
+    members.length === nodes &&
+    members.every(running) &&
+    members.filter((member) => member.role === 'leader').length === 1 &&
+    members.some((member) => member.role === 'sync_standby')
+  );
+}
+
+/**
+ * `up` on a running topology: every component whose process is gone is started again, in start
+ * order, with its recorded command and config. A node's leftovers (an orphaned postmaster or
+ * backend still in its data folder) are killed first; its Patroni then rewinds it if needed and
+ * it rejoins as a replica.
+ */
+async function repair(state: TopologyState): Promise<TopologyState> {
+  for (const component of state.components) {
+    if (isAlive(component.pid)) continue;
+    if (component.node) {
+      for (const pid of processesWorkingIn(component.node.dataDir)) signalQuietly(pid, 'SIGKILL');
+    }
+    await restartComponent(state, component);
+  }
+  return state;
+}
+
+/** Whether the database HAProxy routes to exactly one primary and to every other node as a replica. */
+export async function dbRoutesSettled(stateDir: string, nodes: number): Promise<boolean> {
+  // The backup servers (`<node>-ro`, the replicas standing in) are not the primary.
+  const primary = [...(await dbServerStates(stateDir, 'primary')).entries()]
+    .filter(([name]) => !name.endsWith('-ro'))
+    .map(([, status]) => status);
+  const replicas = [...(await dbServerStates(stateDir, 'replicas')).values()];
+  const up = (states: string[]) => states.filter((status) => status === 'UP').length;
+  const down = (states: string[]) => states.filter((status) => status === 'DOWN').length;
+  return up(primary) === 1 && down(primary) === nodes - 1 && up(replicas) === nodes - 1 && down(replicas) === 1;
+}
+
+/** The Patroni-run nodes of a topology. */
+export const nodesOf = (state: TopologyState): DatabaseNode[] =>
+  state.components.flatMap((component) => (component.node ? [component.node] : []));
+
+/** `primary <pid> <pg_port>` or `replica <pid> <pg_port>` for each node whose postmaster runs, by its current role. */
+export async function roleLines(state: TopologyState): Promise<string[]> {
+  const lines: string[] = [];
+  for (const node of nodesOf(state)) {
+    const pid = postmasterPid(node);
+    if (pid === null) continue;
+    if (await answers(node, '/primary')) lines.push(`primary ${pid} ${node.pgPort}`);
+    else if (await answers(node, '/replica')) lines.push(`replica ${pid} ${node.pgPort}`);
+  }
+  return lines;
+}
+
+/**
+ * A planned switchover: the leader hands over to the synchronous standby (Patroni's POST
+ * /switchover); answers once the new primary, reached through the database HAProxy, takes a
+ * synchronously replicated write.
+ */
+export async function switchover(state: TopologyState): Promise<{ from: string; to: string }> {
+  const nodes = nodesOf(state);
+  const members = await clusterMembers(nodes);
+  const leader = nodes.find((node) => members.some((m) => m.name === node.name && m.role === 'leader'));
+  if (!leader) throw new Error('no leader to switch over from');
+  await requestSwitchover(leader);
+  await waitUntil(
+    async () => {
+      const now = await clusterMembers(nodes);
+      return now.some((m) => m.role === 'leader' && m.name !== leader.name) && (await takesWrites(state));
+    },
+    READY_TIMEOUT_MS,
+    'the new primary to take writes',
+  );
+  const to = (await clusterMembers(nodes)).find((m) => m.role === 'leader')?.name ?? '?';
+  return { from: leader.name, to };
+}
+
+/** Whether a write (a transaction id, committed and synchronously replicated) succeeds through the primary port. */
+export async function takesWrites(state: TopologyState): Promise<boolean> {
+  const client = new Client({ connectionString: state.urls.superuser, connectionTimeoutMillis: 1_000 });
+  client.on('error', () => {});
+  try {
+    await client.connect();
+    await client.query("SET statement_timeout = '2s'");
+    await client.query('SELECT txid_current()');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => {});
   }
 }
 
@@ -164,7 +342,7 @@ async function answersReadiness(component: Component): Promise<boolean> {
   }
 }
 
-/** The running components' `<kind> <pid> <port>` lines; null when nothing was brought up there. */
+/** The running and stopped components; null when nothing was brought up there. */
 export function status(stateDir: string): { state: TopologyState; running: Component[]; stopped: Component[] } | null {
   const state = loadState(stateDir);
   if (!state) return null;
@@ -179,12 +357,21 @@ export function status(stateDir: string): { state: TopologyState; running: Compo
 export async function down(stateDir: string): Promise<void> {
   const state = loadState(stateDir);
   if (state) {
-    const order: ComponentKind[] = ['haproxy', 'instance', 'pgbouncer', 'replica', 'primary'];
+    const order: ComponentKind[] = ['haproxy', 'instance', 'pgbouncer', 'haproxy-db', 'patroni', 'etcd'];
     for (const kind of order) {
       await Promise.all(
         state.components.filter((c) => c.kind === kind).map((c) => stopGroup(c.pid, c.stopSignal, STOP_GRACE_MS)),
       );
     }
+    // A postmaster runs in a session of its own (Patroni starts it so): one left by a killed
+    // Patroni is found by its working directory.
+    for (const pid of processesWorkingIn(state.postgresDir)) signalQuietly(pid, 'SIGKILL');
+    await waitUntil(
+      async () => processesWorkingIn(state.postgresDir).length === 0,
+      STOP_GRACE_MS,
+      'PostgreSQL processes to end',
+    );
+    if (state.network) removeNetwork(state.network);
     fs.rmSync(state.postgresDir, { recursive: true, force: true });
   }
   fs.rmSync(stateDir, { recursive: true, force: true });
@@ -227,6 +414,10 @@ function ensureDebianPackages(repoRoot: string): void {
       'haproxy=haproxy',
       'pgbouncer=pgbouncer',
       '/usr/lib/postgresql/15/bin/postgres=postgresql-15',
+      'patroni=patroni',
+      'etcd=etcd-server',
+      'etcdctl=etcd-client',
+      'iptables=iptables',
     ],
     { stdio: ['ignore', 'inherit', 'inherit'] },
   );

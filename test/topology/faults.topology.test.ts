@@ -4,9 +4,11 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
 import { requestsInFlight } from '../../scripts/topology/haproxy';
+import { clusterMembers } from '../../scripts/topology/patroni';
+import { processesWorkingIn, signalQuietly } from '../../scripts/topology/processes';
 import { settingsFromEnv } from '../../scripts/topology/settings';
 import type { Component, ComponentKind, TopologyState } from '../../scripts/topology/state';
-import { down, leftoverProcesses, restartComponent, stopComponent, up } from '../../scripts/topology/topology';
+import { down, leftoverProcesses, nodesOf, restartComponent, stopComponent, up } from '../../scripts/topology/topology';
 import { freePort } from '../support/free-port';
 import { checkDurability, readStoredData } from '../support/load/durability-check';
 import { LoadGenerator } from '../support/load/load-generator';
@@ -15,18 +17,25 @@ import { runSeed, seededRandom } from '../support/load/seeded-random';
 import { WriteLedger } from '../support/load/write-ledger';
 import { startService } from '../support/service-process';
 
-/** Transactions the replica has served on the service's database (reads: a standby takes no writes). */
+/** Transactions the replicas have served on the service's database (reads: a standby takes no writes), summed over the nodes in recovery. */
 async function replicaTransactions(state: TopologyState): Promise<number> {
-  const client = new Client({ connectionString: state.urls.replicaDirect });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ count: string }>(
-      "SELECT xact_commit + xact_rollback AS count FROM pg_stat_database WHERE datname = 'blog'",
-    );
-    return Number(rows[0]?.count);
-  } finally {
-    await client.end();
+  let total = 0;
+  for (const node of nodesOf(state)) {
+    const url = new URL(state.urls.primaryDirect);
+    url.hostname = node.host;
+    url.port = String(node.pgPort);
+    const client = new Client({ connectionString: url.toString() });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ count: string }>(
+        "SELECT xact_commit + xact_rollback AS count FROM pg_stat_database WHERE datname = 'blog' AND pg_is_in_recovery()",
+      );
+      total += Number(rows[0]?.count ?? 0);
+    } finally {
+      await client.end();
+    }
   }
+  return total;
 }
 
 /** The issue's bounds: every request answered within 3 s, all succeeding again within 5 s of a fault. */
@@ -50,11 +59,12 @@ interface FaultWindow {
 }
 
 /**
- * The topology of `npm run topology -- up` (PostgreSQL primary and replica, PgBouncer, two
- * instances, HAProxy) under 24 concurrent clients through HAProxy, half of them creating
- * articles with tag and category names, through a deploy of one instance (drained, started
- * again), then three faults in a row: an instance killed (SIGKILL), the replica stopped
- * abruptly, PgBouncer restarted.
+ * The topology of `npm run topology -- up` (three PostgreSQL nodes under Patroni, the database
+ * HAProxy, PgBouncer, two instances, HAProxy) under 24 concurrent clients through HAProxy, half
+ * of them creating articles with tag and category names, through a deploy of one instance
+ * (drained, started again), then three faults in a row: an instance killed (SIGKILL), the
+ * a replica's node killed, PgBouncer restarted. (The primary's faults are
+ * failover.topology.test.ts.)
  */
 describe('topology under faults', () => {
   let state: TopologyState;
@@ -125,8 +135,17 @@ describe('topology under faults', () => {
       while ((await requestsInFlight(state.stateDir, 'instance1')) < 2 && performance.now() < deadline) await sleep(5);
       await stopComponent(component('instance', 0), 'SIGKILL');
     });
-    // SIGQUIT: PostgreSQL's immediate shutdown, no checkpoint, like a crash.
-    await inject('replica stopped (immediate)', () => stopComponent(component('replica'), 'SIGQUIT'));
+    // A replica's node dies (its Patroni, then its PostgreSQL, SIGKILLed): the database HAProxy
+    // takes it out of the replicas' port (its /replica check fails), and the primary's Patroni
+    // names the other replica alone as synchronous standby on its next cycle.
+    await inject('replica node killed', async () => {
+      const members = await clusterMembers(nodesOf(state));
+      const name = members.find((member) => member.role !== 'leader')?.name;
+      const node = state.components.find((candidate) => candidate.node?.name === name);
+      if (!node?.node) throw new Error('no replica');
+      await stopComponent(node, 'SIGKILL');
+      for (const pid of processesWorkingIn(node.node.dataDir)) signalQuietly(pid, 'SIGKILL');
+    });
     await inject('PgBouncer restarted', () => restartComponent(state, component('pgbouncer')));
     const records = await load.stop();
 

@@ -27,19 +27,25 @@ describe("HAProxy's own error answers (deploy/haproxy/errors)", () => {
 });
 
 describe('deploy templates', () => {
-  const values = { PORT: 6543, SOCKET_DIR: '/run/blog' };
+  const values = {
+    DATA_DIR: '/var/lib/blog/etcd',
+    CLIENT_URLS: 'http://127.0.0.1:2379',
+    ADVERTISE_CLIENT_URL: 'http://127.0.0.1:2379',
+    PEER_PORT: 2380,
+  };
 
   it('fills every placeholder', () => {
-    const text = renderTemplate(REPO_ROOT, 'postgres/postgresql.conf', values);
-    expect(text).toContain('port = 6543');
+    const text = renderTemplate(REPO_ROOT, 'etcd/etcd.yml', values);
+    expect(text).toContain('listen-peer-urls: http://127.0.0.1:2380');
     expect(text).not.toMatch(/\{\{[A-Z0-9_]+\}\}/);
   });
 
   it('refuses a placeholder without a value, and a value without a placeholder', () => {
-    expect(() => renderTemplate(REPO_ROOT, 'postgres/postgresql.conf', { PORT: 1 })).toThrow(
-      'deploy/postgres/postgresql.conf: no value for {{SOCKET_DIR}}',
+    const { PEER_PORT: _missing, ...withoutPeer } = values;
+    expect(() => renderTemplate(REPO_ROOT, 'etcd/etcd.yml', withoutPeer)).toThrow(
+      'deploy/etcd/etcd.yml: no value for {{PEER_PORT}}',
     );
-    expect(() => renderTemplate(REPO_ROOT, 'postgres/postgresql.conf', { ...values, EXTRA: 1 })).toThrow(
+    expect(() => renderTemplate(REPO_ROOT, 'etcd/etcd.yml', { ...values, EXTRA: 1 })).toThrow(
       'no placeholder for EXTRA',
     );
   });
