@@ -1,3 +1,4 @@
+import type { Tracer } from '@opentelemetry/api';
 import { ContainerModule } from 'inversify';
 import type { Registry } from 'prom-client';
 import type { StorageProbe } from '../application';
@@ -17,11 +18,19 @@ import { type StorageLifecycle, TOKENS } from './tokens';
 
 type SqlDatabaseConfig = Exclude<DatabaseConfig, { kind: 'memory' }>;
 
-/** One module per adapter set; the configuration chooses, never NODE_ENV. */
-export async function storageModule(database: DatabaseConfig, logger: Logger, workers = 1): Promise<ContainerModule> {
+/**
+ * One module per adapter set; the configuration chooses, never NODE_ENV. With a tracer, each SQL
+ * statement is a span (the in-memory store runs none).
+ */
+export async function storageModule(
+  database: DatabaseConfig,
+  logger: Logger,
+  workers = 1,
+  tracer?: Tracer,
+): Promise<ContainerModule> {
   if (database.kind === 'memory') return memoryStorageModule();
-  if (database.kind === 'sqlite') return sqliteStorageModule(database);
-  return postgresStorageModule(database, logger, workers);
+  if (database.kind === 'sqlite') return sqliteStorageModule(database, tracer);
+  return postgresStorageModule(database, logger, workers, tracer);
 }
 
 function memoryStorageModule(): ContainerModule {
@@ -38,11 +47,15 @@ function memoryStorageModule(): ContainerModule {
  * SQLite is a file in this process: it opens and migrates before anything is bound, and a file
  * that cannot be opened stops the start (there is nothing to wait for).
  */
-async function sqliteStorageModule(database: SqlDatabaseConfig): Promise<ContainerModule> {
+async function sqliteStorageModule(database: SqlDatabaseConfig, tracer?: Tracer): Promise<ContainerModule> {
   const dataSource = await openDataSource(database);
-  return typeOrmModule(new TypeOrmArticleRepository(dataSource), new TypeOrmStorageProbe(dataSource), async () => {
-    if (dataSource.isInitialized) await dataSource.destroy();
-  });
+  return typeOrmModule(
+    new TypeOrmArticleRepository(dataSource, { tracer }),
+    new TypeOrmStorageProbe(dataSource),
+    async () => {
+      if (dataSource.isInitialized) await dataSource.destroy();
+    },
+  );
 }
 
 /**
@@ -54,6 +67,7 @@ async function postgresStorageModule(
   database: SqlDatabaseConfig,
   logger: Logger,
   workers: number,
+  tracer?: Tracer,
 ): Promise<ContainerModule> {
   const connector = new DataSourceConnector(database, {
     onIdleConnectionError: (error) =>
@@ -74,7 +88,7 @@ async function postgresStorageModule(
   // later, it runs beside the traffic.
   await budgetChecked;
   const dataSource = connector.dataSource;
-  const options = repositoryOptions(database);
+  const options = { ...repositoryOptions(database), tracer };
   return typeOrmModule(
     new TypeOrmArticleRepository(dataSource, options),
     new TypeOrmStorageProbe(dataSource),

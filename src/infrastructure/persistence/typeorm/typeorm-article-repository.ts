@@ -1,3 +1,4 @@
+import type { Tracer } from '@opentelemetry/api';
 import { Mutex } from 'async-mutex';
 import type { DataSource, ReplicationMode } from 'typeorm';
 import type {
@@ -29,6 +30,7 @@ import { PgConnection, type SqlConnection, SqliteConnection, type SqlitePrepared
 import { POSTGRES_DIALECT, SQLITE_DIALECT, type SqlDialect } from './sql-dialect';
 import { withinDeadline } from './storage-deadline';
 import { translateStorageError } from './storage-errors';
+import { TracedSqlConnection } from './traced-sql-connection';
 
 export interface TypeOrmArticleRepositoryOptions {
   /**
@@ -41,6 +43,8 @@ export interface TypeOrmArticleRepositoryOptions {
    * without it every read goes to the primary.
    */
   replicaReads?: ReplicaReads;
+  /** When tracing is on: a span per statement (traced-sql-connection.ts). Unset: no wrapper at all. */
+  tracer?: Tracer;
 }
 
 /** A replica's lag was measured past the limit: the read goes to the primary instead. */
@@ -90,6 +94,7 @@ export class TypeOrmArticleRepository implements ArticleRepository {
    */
   private readonly sqliteLock: Mutex | null;
   private readonly sqliteStatements: SqlitePreparedStatements = new Map();
+  private readonly tracer: Tracer | null;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -101,6 +106,7 @@ export class TypeOrmArticleRepository implements ArticleRepository {
     this.prepared = options.preparedStatements ?? true;
     this.replicaReads = postgres && dataSource.options.replication ? (options.replicaReads ?? null) : null;
     this.sqliteLock = postgres ? null : new Mutex();
+    this.tracer = options.tracer ?? null;
   }
 
   create(article: NewArticle): Promise<Article> {
@@ -387,9 +393,10 @@ export class TypeOrmArticleRepository implements ArticleRepository {
   }
 
   private wrap(native: unknown): SqlConnection {
-    return this.sqliteLock
+    const connection = this.sqliteLock
       ? new SqliteConnection(native as ConstructorParameters<typeof SqliteConnection>[0], this.sqliteStatements)
       : new PgConnection(native as ConstructorParameters<typeof PgConnection>[0], this.prepared);
+    return this.tracer ? new TracedSqlConnection(connection, this.tracer, this.dialect.name) : connection;
   }
 
   private toArticle(row: ArticleRow): Article {
