@@ -60,6 +60,21 @@ export const TRACING_ENVIRONMENT = z.object({
   OTEL_BSP_MAX_EXPORT_BATCH_SIZE: count.transform(Number).default(512),
 });
 
+/**
+ * The standard variables read by the libraries themselves when tracing is on: the OTLP exporter
+ * (each also as OTEL_EXPORTER_OTLP_TRACES_…) and the resource detector. Listed for the README.
+ */
+export const READ_BY_THE_LIBRARIES = [
+  'OTEL_EXPORTER_OTLP_HEADERS',
+  'OTEL_EXPORTER_OTLP_TIMEOUT',
+  'OTEL_EXPORTER_OTLP_COMPRESSION',
+  'OTEL_EXPORTER_OTLP_CERTIFICATE',
+  'OTEL_EXPORTER_OTLP_CLIENT_KEY',
+  'OTEL_EXPORTER_OTLP_CLIENT_CERTIFICATE',
+  'OTEL_SERVICE_NAME',
+  'OTEL_RESOURCE_ATTRIBUTES',
+] as const;
+
 export type Sampling = (typeof SAMPLERS)[number];
 
 /** What the tracing set-up needs; null when traces are off (no endpoint, disabled, or exporter none). */
