@@ -8,7 +8,7 @@ import { measure, type RunSettings } from './measure';
 import { type BenchOptions, parseOptions } from './options';
 import { startOtlpSink } from './otlp-sink';
 import { type ServerProcess, startServer, withPeakRss } from './processes';
-import { describeMachine, formatPass, medianRatio, type PassReport, totalErrors } from './report';
+import { describeMachine, formatPass, medianCpuRatio, medianRatio, type PassReport, totalErrors } from './report';
 import { cleanUp, cleanups, runMain } from './run-main';
 import { checkSameAnswers } from './sanity';
 import { type Scenario, selectScenarios } from './scenarios';
@@ -134,7 +134,10 @@ async function postgresPass(options: BenchOptions, scenarios: Scenario[], settin
   for (const label of servers.slice(2).map((server) => server.label)) {
     for (const scenario of pass.scenarios) {
       const ratio = medianRatio(scenario.runs.service ?? [], scenario.runs[label] ?? []);
-      notes.push(`${scenario.title}: service / ${label} = ${ratio.toFixed(2)}`);
+      const cpu = medianCpuRatio(scenario.runs.service ?? [], scenario.runs[label] ?? []);
+      notes.push(
+        `${scenario.title}: service / ${label} = ${ratio.toFixed(3)} req/s, ${cpu.toFixed(3)} CPU time per answer (medians of the per-round ratios)`,
+      );
     }
   }
   pass.notes.push(...notes);
@@ -176,7 +179,9 @@ async function runAlternating(
   for (let round = 1; round <= rounds; round++) {
     for (const [index, scenario] of scenarios.entries()) {
       for (const server of servers) {
-        const [measured, peak] = await withPeakRss(server, () => measure(server.url, scenario, dataset, settings));
+        const [measured, peak] = await withPeakRss(server, () =>
+          measure(server.url, scenario, dataset, settings, server.cpuSeconds),
+        );
         server.checkAlive();
         const figures = { ...measured, peakRssMb: Math.round(peak / 2 ** 20) };
         if (scenario.addsArticles) await database.removeArticlesAfter(dataset.lastId);
@@ -186,7 +191,8 @@ async function runAlternating(
         console.log(
           `${storage} round ${round}/${rounds} ${scenario.title.padEnd(32)} ${server.label.padEnd(18)} ` +
             `${figures.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${figures.p50Ms.toFixed(1)} ms  ` +
-            `p99 ${figures.p99Ms.toFixed(1)} ms  errors ${figures.errors}  rss ${(peak / 2 ** 20).toFixed(0)} MB`,
+            `p99 ${figures.p99Ms.toFixed(1)} ms  cpu ${figures.cpuUsPerRequest?.toFixed(0) ?? '?'} µs/req  ` +
+            `errors ${figures.errors}  rss ${(peak / 2 ** 20).toFixed(0)} MB`,
         );
       }
     }

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type OtlpReceiver, startOtlpReceiver } from '../support/otlp-receiver';
-import { type RunningService, startService } from '../support/service-process';
+import { type RunningService, runServiceToExit, startService } from '../support/service-process';
 import { createPostgresDatabase } from '../support/test-databases';
 
 /**
@@ -108,6 +108,43 @@ describe('OpenTelemetry traces of the service process', () => {
     expect(root).toMatchObject({ name: 'POST /article/create', parentSpanId: '' });
     expect(new Set(receiver.spans.map((span) => span.traceId))).toEqual(new Set([root.traceId]));
     expect(only(receiver.spans.filter((span) => span.name === 'CreateArticle.execute')).parentSpanId).toBe(root.spanId);
+  });
+
+  it('with WORKERS=2, the workers trace and flush their spans on SIGTERM', async () => {
+    const service = await startService(
+      { DATABASE_URL: 'sqlite:workers.sqlite', WORKERS: '2', OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint },
+      workDir,
+    );
+    const traceIds = Array.from({ length: 6 }, () => randomBytes(16).toString('hex'));
+    try {
+      for (const traceId of traceIds) {
+        const traceparent = `00-${traceId}-${randomBytes(8).toString('hex')}-01`;
+        expect((await create(service, { traceparent })).status).toBe(201);
+      }
+    } finally {
+      await stop(service);
+    }
+    const servers = receiver.spans.filter((span) => span.kind === 2);
+    expect(servers.map((span) => span.traceId).sort()).toEqual([...traceIds].sort());
+    for (const server of servers) {
+      const useCase = only(receiver.spans.filter((span) => span.parentSpanId === server.spanId));
+      expect(useCase.name).toBe('CreateArticle.execute');
+    }
+  });
+
+  it('refuses an OTLP protocol it cannot speak, in one line, before serving', async () => {
+    const result = await runServiceToExit(
+      {
+        DATABASE_URL: 'sqlite:refused.sqlite',
+        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc',
+      },
+      workDir,
+    );
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim()).toBe(
+      'Configuration error: OTEL_EXPORTER_OTLP_PROTOCOL: "grpc" is not supported; use http/protobuf (OTLP over HTTP)',
+    );
   });
 
   it('exports nothing and logs no trace id when no OTLP endpoint is set', async () => {
