@@ -12,9 +12,13 @@ describe('use-case spans', () => {
 
   it('are not there at all without a tracer: the use cases are the plain instances', async () => {
     const container = await buildContainer(config, { logger: capturedLogger().logger });
-    for (const useCase of [CreateArticle, DeleteArticle, GetArticle, ListVisibleArticles]) {
-      expect(types.isProxy(container.get(useCase))).toBe(false);
-    }
+    const useCases = [
+      container.get(CreateArticle),
+      container.get(DeleteArticle),
+      container.get(GetArticle),
+      container.get(ListVisibleArticles),
+    ];
+    expect(useCases.map((useCase) => types.isProxy(useCase))).toEqual([false, false, false, false]);
     await closeContainer(container);
   });
 

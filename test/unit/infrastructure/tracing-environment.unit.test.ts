@@ -58,13 +58,25 @@ describe('loadTracingConfig', () => {
   });
 
   it.each([
-    [{ OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' }, 'OTEL_EXPORTER_OTLP_PROTOCOL: "grpc" is not supported; use http/protobuf'],
-    [{ OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/json' }, 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: "http/json" is not supported'],
-    [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' }, 'OTEL_EXPORTER_OTLP_ENDPOINT: "collector:4318" is not an http://'],
+    [
+      { OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' },
+      'OTEL_EXPORTER_OTLP_PROTOCOL: "grpc" is not supported; use http/protobuf',
+    ],
+    [
+      { OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/json' },
+      'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: "http/json" is not supported',
+    ],
+    [
+      { OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' },
+      'OTEL_EXPORTER_OTLP_ENDPOINT: "collector:4318" is not an http://',
+    ],
     [{ OTEL_TRACES_SAMPLER: 'sometimes' }, 'OTEL_TRACES_SAMPLER: expected one of always_on'],
     [{ OTEL_TRACES_SAMPLER_ARG: '1.5' }, 'OTEL_TRACES_SAMPLER_ARG: "1.5" is not a ratio from 0 to 1'],
     [{ OTEL_BSP_MAX_QUEUE_SIZE: '0' }, 'OTEL_BSP_MAX_QUEUE_SIZE: "0" is not a whole number from 1'],
-    [{ OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '4096' }, 'OTEL_BSP_MAX_EXPORT_BATCH_SIZE: must not exceed OTEL_BSP_MAX_QUEUE_SIZE'],
+    [
+      { OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '4096' },
+      'OTEL_BSP_MAX_EXPORT_BATCH_SIZE: must not exceed OTEL_BSP_MAX_QUEUE_SIZE',
+    ],
     [{ OTEL_SDK_DISABLED: 'yes' }, 'OTEL_SDK_DISABLED: expected true or false'],
   ])('refuses %j in one line naming the variable', (env, message) => {
     expect(configErrorOf({ ...ENDPOINT, ...env }).message).toContain(message);
