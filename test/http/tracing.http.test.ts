@@ -24,9 +24,12 @@ describe('OpenTelemetry traces of the service process', () => {
     fs.rmSync(workDir, { recursive: true, force: true });
   });
 
+  /** SIGTERM, exit 0, and every line it printed read (stdout closes after the exit event). */
   const stop = async (service: RunningService) => {
+    const stdoutClosed = new Promise((resolve) => service.process.stdout?.once('close', resolve));
     service.process.kill('SIGTERM');
     await expect(service.exited).resolves.toBe(0);
+    await stdoutClosed;
   };
 
   const content = `traced article ${'secret words '.repeat(3)}`;
@@ -148,7 +151,7 @@ describe('OpenTelemetry traces of the service process', () => {
   });
 
   it('exports nothing and logs no trace id when no OTLP endpoint is set', async () => {
-    const service = await startService({ DATABASE_URL: 'sqlite:untraced.sqlite' }, workDir);
+    const service = await startService({ DATABASE_URL: 'sqlite:untraced.sqlite' }, workDir, { nodeArgs: PROBE });
     try {
       expect((await create(service, { traceparent: `00-${'a'.repeat(32)}-${'b'.repeat(16)}-01` })).status).toBe(201);
     } finally {
@@ -156,8 +159,34 @@ describe('OpenTelemetry traces of the service process', () => {
     }
     expect(receiver.requests).toBe(0);
     expect(logLineOf(service, 'POST /article/create 201')).not.toHaveProperty('trace_id');
+    // Nothing of tracing runs: no SDK module loaded, node:http left as it is.
+    expect(modulesProbeOf(service)).toEqual({
+      probe: 'modules',
+      opentelemetry: ['@opentelemetry/api', '@opentelemetry/semantic-conventions'],
+      httpPatched: false,
+    });
+  });
+
+  it('loads the SDK and patches node:http only when an endpoint is set', async () => {
+    const service = await startService(
+      { DATABASE_URL: 'sqlite:traced.sqlite', OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint },
+      workDir,
+      { nodeArgs: PROBE },
+    );
+    await stop(service);
+    const probe = modulesProbeOf(service);
+    expect(probe.opentelemetry).toEqual(
+      expect.arrayContaining(['@opentelemetry/sdk-trace', '@opentelemetry/instrumentation-http']),
+    );
+    expect(probe.httpPatched).toBe(true);
   });
 });
+
+const PROBE = ['--require', path.join(__dirname, '..', 'support', 'loaded-modules-probe.cjs')];
+
+function modulesProbeOf(service: RunningService): { opentelemetry?: string[]; httpPatched?: boolean } {
+  return only(service.logLines.filter((line) => line.probe === 'modules'));
+}
 
 function logLineOf(service: RunningService, message: string): Record<string, unknown> {
   return only(service.logLines.filter((line) => line.msg === message));
