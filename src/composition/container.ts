@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import type { Tracer } from '@opentelemetry/api';
 import { type Bind, Container, ContainerModule, type MapToResolvedValueInjectOptions } from 'inversify';
 import {
   type ArticleRepository,
@@ -26,6 +27,7 @@ import { TermController } from '../interfaces/http/controllers/term-controller';
 import { UserController } from '../interfaces/user-demo/user-controller';
 import { storageModule } from './storage-modules';
 import { type StorageLifecycle, TOKENS } from './tokens';
+import { withUseCaseSpans } from './traced-use-cases';
 
 /** Expired Idempotency-Key records removed by one statement, and statements in one purge run at most. */
 const KEY_PURGE = { batchSize: 1_000, maxBatches: 100 };
@@ -36,17 +38,24 @@ const READY_TIMEOUT_MS = 1_000;
 export interface ContainerOverrides {
   logger?: Logger;
   clock?: Clock;
+  /**
+   * Set when tracing is on (src/instrumentation.ts): spans per use case and per statement, and
+   * trace ids on log lines. Unset, nothing is wrapped.
+   */
+  tracer?: Tracer;
 }
 
 /** The composition root: the one place that knows every layer. main.ts and the tests call it. */
 export async function buildContainer(config: AppConfig, overrides: ContainerOverrides = {}): Promise<Container> {
   const container = new Container();
-  const logger = overrides.logger ?? createLogger(config.logLevel, config.logFormat);
+  const { tracer } = overrides;
+  const logger =
+    overrides.logger ?? createLogger(config.logLevel, config.logFormat, undefined, { traceIds: tracer !== undefined });
   const clock = overrides.clock ?? { now: () => new Date() };
   container.load(
     coreModule(config, logger, clock),
-    await storageModule(config.database, logger, config.workers),
-    useCaseModule,
+    await storageModule(config.database, logger, config.workers, tracer),
+    useCaseModule(tracer),
     controllerModule,
   );
   return container;
@@ -75,42 +84,63 @@ function bindSingleton<T, A extends unknown[]>(
     .inSingletonScope();
 }
 
-const useCaseModule = new ContainerModule(({ bind }) => {
-  bind(CreateArticle)
-    .toResolvedValue(
-      (articles: ArticleRepository, clock: Clock, config: AppConfig) =>
-        new CreateArticle(articles, clock, {
-          fingerprint: sha256JsonFingerprint,
-          retentionMs: config.idempotencyKeyRetentionMs,
-        }),
-      [TOKENS.ArticleRepository, TOKENS.Clock, TOKENS.Config],
-    )
-    .inSingletonScope();
-  bind(PurgeExpiredIdempotencyKeys)
-    .toResolvedValue(
-      (articles: ArticleRepository, clock: Clock, config: AppConfig) =>
-        new PurgeExpiredIdempotencyKeys(articles, clock, {
-          retentionMs: config.idempotencyKeyRetentionMs,
-          ...KEY_PURGE,
-        }),
-      [TOKENS.ArticleRepository, TOKENS.Clock, TOKENS.Config],
-    )
-    .inSingletonScope();
-  bindSingleton(bind, UpdateArticle, [TOKENS.ArticleRepository, TOKENS.Clock]);
-  bindSingleton(bind, DeleteArticle, [TOKENS.ArticleRepository]);
-  bindSingleton(bind, ListVisibleArticles, [TOKENS.ArticleRepository]);
-  bindSingleton(bind, GetArticle, [TOKENS.ArticleRepository]);
-  bindSingleton(bind, ListTags, [TOKENS.ArticleRepository]);
-  bindSingleton(bind, ListCategories, [TOKENS.ArticleRepository]);
-  bindSingleton(bind, SeedArticles, [CreateArticle, ListVisibleArticles]);
-  bindSingleton(bind, ServiceLifecycle, []);
-  bind(CheckReadiness)
-    .toResolvedValue(
-      (probe: StorageProbe, lifecycle: ServiceLifecycle) => new CheckReadiness(probe, lifecycle, READY_TIMEOUT_MS),
-      [TOKENS.StorageProbe, ServiceLifecycle],
-    )
-    .inSingletonScope();
-});
+/** The use cases; with a tracer, each call of the methods named is a span (traced-use-cases.ts). */
+function useCaseModule(tracer: Tracer | undefined): ContainerModule {
+  const traced = <T extends object>(useCase: T, methods: readonly (keyof T & string)[]): T =>
+    tracer ? withUseCaseSpans(useCase, methods, tracer) : useCase;
+  const bindUseCase = <T extends object, A extends unknown[]>(
+    bind: Bind,
+    type: new (...args: A) => T,
+    dependencies: MapToResolvedValueInjectOptions<A>,
+    methods: readonly (keyof T & string)[],
+  ) =>
+    bind(type)
+      .toResolvedValue((...args: A) => traced(new type(...args), methods), dependencies)
+      .inSingletonScope();
+
+  return new ContainerModule(({ bind }) => {
+    bind(CreateArticle)
+      .toResolvedValue(
+        (articles: ArticleRepository, clock: Clock, config: AppConfig) =>
+          traced(
+            new CreateArticle(articles, clock, {
+              fingerprint: sha256JsonFingerprint,
+              retentionMs: config.idempotencyKeyRetentionMs,
+            }),
+            ['execute'],
+          ),
+        [TOKENS.ArticleRepository, TOKENS.Clock, TOKENS.Config],
+      )
+      .inSingletonScope();
+    // The purge runs on a timer, outside any request: not traced.
+    bind(PurgeExpiredIdempotencyKeys)
+      .toResolvedValue(
+        (articles: ArticleRepository, clock: Clock, config: AppConfig) =>
+          new PurgeExpiredIdempotencyKeys(articles, clock, {
+            retentionMs: config.idempotencyKeyRetentionMs,
+            ...KEY_PURGE,
+          }),
+        [TOKENS.ArticleRepository, TOKENS.Clock, TOKENS.Config],
+      )
+      .inSingletonScope();
+    bindUseCase(bind, UpdateArticle, [TOKENS.ArticleRepository, TOKENS.Clock], ['execute']);
+    bindUseCase(bind, DeleteArticle, [TOKENS.ArticleRepository], ['execute']);
+    // `batches` is a generator: each batch it reads is a `page` call, and a span.
+    bindUseCase(bind, ListVisibleArticles, [TOKENS.ArticleRepository], ['page', 'execute']);
+    bindUseCase(bind, GetArticle, [TOKENS.ArticleRepository], ['execute']);
+    bindUseCase(bind, ListTags, [TOKENS.ArticleRepository], ['execute']);
+    bindUseCase(bind, ListCategories, [TOKENS.ArticleRepository], ['execute']);
+    bindUseCase(bind, SeedArticles, [CreateArticle, ListVisibleArticles], ['execute']);
+    bindSingleton(bind, ServiceLifecycle, []);
+    // Readiness is asked by probes every few seconds, whose requests are not traced either.
+    bind(CheckReadiness)
+      .toResolvedValue(
+        (probe: StorageProbe, lifecycle: ServiceLifecycle) => new CheckReadiness(probe, lifecycle, READY_TIMEOUT_MS),
+        [TOKENS.StorageProbe, ServiceLifecycle],
+      )
+      .inSingletonScope();
+  });
+}
 
 const controllerModule = new ContainerModule(({ bind }) => {
   bindSingleton(bind, ArticleController, [

@@ -1,3 +1,4 @@
+import type { Tracer } from '@opentelemetry/api';
 import { ContainerModule } from 'inversify';
 import type { Registry } from 'prom-client';
 import type { StorageProbe } from '../application';
@@ -20,11 +21,19 @@ import { type StorageLifecycle, TOKENS } from './tokens';
 
 type SqlDatabaseConfig = Exclude<DatabaseConfig, { kind: 'memory' }>;
 
-/** One module per adapter set; the configuration chooses, never NODE_ENV. */
-export async function storageModule(database: DatabaseConfig, logger: Logger, workers = 1): Promise<ContainerModule> {
+/**
+ * One module per adapter set; the configuration chooses, never NODE_ENV. With a tracer, each SQL
+ * statement is a span (the in-memory store runs none).
+ */
+export async function storageModule(
+  database: DatabaseConfig,
+  logger: Logger,
+  workers = 1,
+  tracer?: Tracer,
+): Promise<ContainerModule> {
   if (database.kind === 'memory') return memoryStorageModule();
-  if (database.kind === 'sqlite') return sqliteStorageModule(database);
-  return postgresStorageModule(database, logger, workers);
+  if (database.kind === 'sqlite') return sqliteStorageModule(database, tracer);
+  return postgresStorageModule(database, logger, workers, tracer);
 }
 
 function memoryStorageModule(): ContainerModule {
@@ -41,11 +50,15 @@ function memoryStorageModule(): ContainerModule {
  * SQLite is a file in this process: it opens and migrates before anything is bound, and a file
  * that cannot be opened stops the start (there is nothing to wait for).
  */
-async function sqliteStorageModule(database: SqlDatabaseConfig): Promise<ContainerModule> {
+async function sqliteStorageModule(database: SqlDatabaseConfig, tracer?: Tracer): Promise<ContainerModule> {
   const dataSource = await openDataSource(database);
-  return typeOrmModule(new TypeOrmArticleRepository(dataSource), new TypeOrmStorageProbe(dataSource), async () => {
-    if (dataSource.isInitialized) await dataSource.destroy();
-  });
+  return typeOrmModule(
+    new TypeOrmArticleRepository(dataSource, { tracer }),
+    new TypeOrmStorageProbe(dataSource),
+    async () => {
+      if (dataSource.isInitialized) await dataSource.destroy();
+    },
+  );
 }
 
 /**
@@ -57,6 +70,7 @@ async function postgresStorageModule(
   database: SqlDatabaseConfig,
   logger: Logger,
   workers: number,
+  tracer?: Tracer,
 ): Promise<ContainerModule> {
   const connector = new DataSourceConnector(database, {
     onIdleConnectionError: (error) =>
@@ -85,7 +99,7 @@ async function postgresStorageModule(
         ? logger.info({ primary: state }, 'the primary takes writes again; writes go to it')
         : logger.warn({ primary: state }, 'the primary cannot take writes; writes answer 503 until a probe finds it'),
   });
-  const options = { ...repositoryOptions(database), primaryBreaker };
+  const options = { ...repositoryOptions(database), primaryBreaker, tracer };
   return typeOrmModule(
     new TypeOrmArticleRepository(dataSource, options),
     new TypeOrmStorageProbe(dataSource, primaryBreaker),

@@ -6,6 +6,7 @@ import { createApp } from '../composition/create-app';
 import { TOKENS } from '../composition/tokens';
 import { type AppConfig, describeDatabase } from '../infrastructure/config/config';
 import type { Logger } from '../infrastructure/logging/logger';
+import type { Tracing } from '../infrastructure/observability/tracing';
 import { startRepeating } from '../infrastructure/scheduling/repeating-task';
 import { drainConnectionsOf } from '../interfaces/http/connection-draining';
 
@@ -16,9 +17,12 @@ const KEEP_ALIVE_TIMEOUT_MS = 65_000;
  */
 const KEY_PURGE = { intervalMs: 60_000, firstDelayMs: 2_000 };
 
-/** One server process: container, migrations, listen; drains and exits on SIGTERM/SIGINT. */
-export async function serve(config: AppConfig): Promise<void> {
-  const container = await buildContainer(config);
+/**
+ * One server process: container, migrations, listen; drains and exits on SIGTERM/SIGINT. With
+ * tracing, the spans still queued are exported before the exit.
+ */
+export async function serve(config: AppConfig, tracing: Tracing | null = null): Promise<void> {
+  const container = await buildContainer(config, tracing ? { tracer: tracing.tracer } : {});
   const logger = container.get<Logger>(TOKENS.Logger);
   const server = createApp(container).listen(config.port);
   // Idle keep-alive connections stay open longer than the usual client and load-balancer idle
@@ -50,6 +54,7 @@ export async function serve(config: AppConfig): Promise<void> {
   server.once('error', async (error) => {
     logger.fatal({ err: error }, 'cannot listen');
     await closeContainer(container);
+    await tracing?.shutdown();
     process.exit(1);
   });
 
@@ -70,9 +75,28 @@ export async function serve(config: AppConfig): Promise<void> {
     if (outcome === 'forced') logger.error('requests still in flight at SHUTDOWN_TIMEOUT_MS were cut');
     keyPurge.stop();
     await closeContainer(container);
+    await flushTraces(tracing, config.shutdownTimeoutMs - (Date.now() - startedAt), logger);
     logger.info({ ms: Date.now() - startedAt }, 'stopped');
     process.exit(outcome === 'drained' ? 0 : 1);
   };
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
+}
+
+/**
+ * The last spans (those of the requests just drained) go out before the exit, within what is
+ * left of SHUTDOWN_TIMEOUT_MS: a collector that is away does not hold the exit past it.
+ */
+async function flushTraces(tracing: Tracing | null, withinMs: number, logger: Logger): Promise<void> {
+  if (!tracing) return;
+  const flushed = tracing.shutdown().then(
+    () => true,
+    (error: unknown) => {
+      logger.warn({ err: error }, 'the last spans could not be exported');
+      return true;
+    },
+  );
+  const timer = sleep(Math.max(withinMs, 0), false, { ref: false });
+  if (!(await Promise.race([flushed, timer])))
+    logger.warn('the last spans were not exported within SHUTDOWN_TIMEOUT_MS');
 }

@@ -1,3 +1,4 @@
+import type { Tracer } from '@opentelemetry/api';
 import { Mutex } from 'async-mutex';
 import type { DataSource, ReplicationMode } from 'typeorm';
 import type {
@@ -35,6 +36,7 @@ import { POSTGRES_DIALECT, SQLITE_DIALECT, type SqlDialect } from './sql-dialect
 import { withinDeadline } from './storage-deadline';
 import { translateStorageError } from './storage-errors';
 import { isSyncCommitCancelled } from './sync-commit-warning';
+import { TracedSqlConnection } from './traced-sql-connection';
 import { type FilterShape, filterShapeOf, filterValues, PROBE_IDS } from './visible-articles-filter';
 
 export interface TypeOrmArticleRepositoryOptions {
@@ -53,6 +55,8 @@ export interface TypeOrmArticleRepositoryOptions {
    * StorageUnavailableError. Without it every write tries the primary.
    */
   primaryBreaker?: PrimaryBreaker;
+  /** When tracing is on: a span per statement (traced-sql-connection.ts). Unset: no wrapper at all. */
+  tracer?: Tracer;
 }
 
 /** A replica's lag was measured past the limit: the read goes to the primary instead. */
@@ -130,6 +134,7 @@ export class TypeOrmArticleRepository implements ArticleRepository {
    */
   private readonly sqliteLock: Mutex | null;
   private readonly sqliteStatements: SqlitePreparedStatements = new Map();
+  private readonly tracer: Tracer | null;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -143,6 +148,7 @@ export class TypeOrmArticleRepository implements ArticleRepository {
     this.replicaReads = postgres && dataSource.options.replication ? (options.replicaReads ?? null) : null;
     this.breaker = postgres ? (options.primaryBreaker ?? null) : null;
     this.sqliteLock = postgres ? null : new Mutex();
+    this.tracer = options.tracer ?? null;
   }
 
   create(article: NewArticle): Promise<Article> {
@@ -574,9 +580,10 @@ export class TypeOrmArticleRepository implements ArticleRepository {
   }
 
   private wrap(native: unknown): SqlConnection {
-    return this.sqliteLock
+    const connection = this.sqliteLock
       ? new SqliteConnection(native as ConstructorParameters<typeof SqliteConnection>[0], this.sqliteStatements)
       : new PgConnection(native as ConstructorParameters<typeof PgConnection>[0], this.prepared);
+    return this.tracer ? new TracedSqlConnection(connection, this.tracer, this.dialect.name) : connection;
   }
 
   private toArticle(row: ArticleRow): Article {
