@@ -47,11 +47,15 @@ export function articleStatements(d: SqlDialect) {
       : steps;
 
   /**
-   * A page of visible articles after $1, at most $2, linked to the tag named $3 and the category
-   * named by the next parameter ($4, or $3 without a tag). A filtered page walks the link table's (term, article) index in article order and
-   * stops at the page's end, so its cost does not grow with the number of articles.
+   * Visible articles after $1, at most $2 (the dialect's `unlimited` for every one), linked to the
+   * tag named $3 and the category named by the next parameter ($4, or $3 without a tag). A
+   * filtered page walks the link table's (term, article) index in article order and stops at
+   * the page's end, so its cost does not grow with the number of articles.
+   * A `page` answers the article columns (links come from linksOfArticles); a `stream` (the
+   * whole list, read through a cursor) answers each article with its tags and categories as
+   * JSON arrays, so that one statement reads it all.
    */
-  const pageOfVisible = (filters: PageFilters): SqlStatement => {
+  const visibleArticles = (filters: PageFilters, shape: 'page' | 'stream'): SqlStatement => {
     const linkedTo = (kind: TermKind, n: number) =>
       `${termColumn(kind)} = (SELECT id FROM ${terms(kind)} WHERE name = ${p(n)})`;
     let from = 'articles a';
@@ -69,10 +73,17 @@ export function articleStatements(d: SqlDialect) {
     const order = filters.tag ? 'lt.article_id' : 'a.id';
     const suffix = `${filters.tag ? '_tag' : ''}${filters.category ? '_category' : ''}`;
     return statement(
-      `page_of_visible${suffix}`,
-      `SELECT ${articleColumns} FROM ${from} WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ${p(2)}`,
+      `${shape}_of_visible${suffix}`,
+      `SELECT ${shape === 'page' ? articleColumns : withTermsOf('a')} FROM ${from} WHERE ${where.join(' AND ')}
+        ORDER BY ${order} LIMIT ${p(2)}`,
     );
   };
+  const byFilters = (shape: 'page' | 'stream') => ({
+    none: visibleArticles({ tag: false, category: false }, shape),
+    tag: visibleArticles({ tag: true, category: false }, shape),
+    category: visibleArticles({ tag: false, category: true }, shape),
+    both: visibleArticles({ tag: true, category: true }, shape),
+  });
 
   const insertLinks = TERM_KINDS.map((kind, index) =>
     statement(
@@ -99,12 +110,8 @@ export function articleStatements(d: SqlDialect) {
     findArticle: statement('find_article', `SELECT ${withTermsOf('a')} FROM articles a WHERE a.id = ${p(1)}`),
     /** The version of article $1, locking its row until the transaction ends (PostgreSQL). */
     lockArticle: statement('lock_article', `SELECT version FROM articles WHERE id = ${p(1)}${d.lockRow}`),
-    pageOfVisible: {
-      none: pageOfVisible({ tag: false, category: false }),
-      tag: pageOfVisible({ tag: true, category: false }),
-      category: pageOfVisible({ tag: false, category: true }),
-      both: pageOfVisible({ tag: true, category: true }),
-    },
+    pageOfVisible: byFilters('page'),
+    streamOfVisible: byFilters('stream'),
     /**
      * The links of the articles whose ids are in JSON array $1, compactly: per article and kind
      * one row with its term ids in name order (`ids`, a JSON array), and each linked term once

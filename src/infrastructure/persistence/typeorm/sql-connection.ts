@@ -1,11 +1,25 @@
-import type Database from 'better-sqlite3';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import Database from 'better-sqlite3';
 import type { PoolClient } from 'pg';
+import Cursor from 'pg-cursor';
 import type { SqlStatement } from './article-statements';
+import { withinDeadline } from './storage-deadline';
 
 /** A connection checked out for one repository call: runs statements, answers rows. */
 export interface SqlConnection {
   /** Runs the statement with its positional values; answers its rows ([] when it returns none). */
   query<Row>(statement: SqlStatement, values: readonly unknown[]): Promise<Row[]>;
+  /**
+   * Runs one read statement and answers its rows in chunks of `chunkSize` as they are asked
+   * for, from one snapshot; closing the generator early ends the statement. Each chunk must
+   * come within `readDeadlineMs` (StorageUnavailableError otherwise).
+   */
+  stream<Row>(
+    statement: SqlStatement,
+    values: readonly unknown[],
+    chunkSize: number,
+    readDeadlineMs: number,
+  ): AsyncGenerator<Row[]>;
   /** Closes the connection for good, so that its pool opens a new one instead of reusing it. */
   discard(): void;
 }
@@ -31,6 +45,57 @@ export class PgConnection implements SqlConnection {
     return result.rows as Row[];
   }
 
+  /**
+   * A portal read through pg-cursor: the server runs the statement once and sends `chunkSize`
+   * rows per read, so memory holds one chunk and a client that reads slowly slows the server
+   * down (backpressure). The portal is suspended between reads without a Sync, so the session's
+   * statement_timeout would run over the whole list: the read-only transaction around it turns
+   * it off for this statement alone (SET LOCAL), and the per-read deadline stands in for it. The
+   * portal is closed and the transaction ended before the connection goes back to the pool; a
+   * connection that cannot do that in time, or failed, is discarded instead.
+   */
+  async *stream<Row>(
+    statement: SqlStatement,
+    values: readonly unknown[],
+    chunkSize: number,
+    readDeadlineMs: number,
+  ): AsyncGenerator<Row[]> {
+    try {
+      await withinDeadline(this.client.query('BEGIN READ ONLY; SET LOCAL statement_timeout = 0'), readDeadlineMs);
+    } catch (error) {
+      // It may still be waiting for the server: nobody may reuse it.
+      this.discard();
+      throw error;
+    }
+    const cursor = this.client.query(new Cursor<Row>(statement.text, values as unknown[]));
+    let clean = false;
+    try {
+      for (;;) {
+        const rows = await withinDeadline(cursor.read(chunkSize), readDeadlineMs);
+        if (rows.length > 0) yield rows;
+        if (rows.length < chunkSize) break;
+      }
+      clean = true;
+    } finally {
+      // Reached after the last chunk, after a failure, or when the caller stopped early (then
+      // `clean` is false too, but the connection is idle between reads and can be closed cleanly).
+      const idle = clean || (cursor as unknown as { state: string }).state === 'idle';
+      await (idle ? this.endStream(cursor, readDeadlineMs) : this.discard());
+    }
+  }
+
+  /** Closes the portal and ends the read-only transaction; a connection that cannot is discarded. */
+  private async endStream(cursor: Cursor, deadlineMs: number): Promise<void> {
+    try {
+      await withinDeadline(
+        cursor.close().then(() => this.client.query('COMMIT')),
+        deadlineMs,
+      );
+    } catch {
+      this.discard();
+    }
+  }
+
   discard(): void {
     // An ended client is dropped by the pool when the query runner releases it.
     void this.client.end().catch(() => {});
@@ -52,20 +117,71 @@ export class SqliteConnection implements SqlConnection {
   ) {}
 
   async query<Row>(statement: SqlStatement, values: readonly unknown[]): Promise<Row[]> {
+    const prepared = this.statementFor(statement);
+    const bound = this.bind(statement, values);
+    if (prepared.reader) return prepared.all(bound) as Row[];
+    prepared.run(bound);
+    return [];
+  }
+
+  private entryFor(statement: SqlStatement) {
     let entry = this.prepared.get(statement.text);
     if (!entry) {
       const numbers = [...new Set([...statement.text.matchAll(/@p(\d+)/g)].map((match) => Number(match[1])))];
       entry = { statement: this.db.prepare(statement.text), numbers };
       this.prepared.set(statement.text, entry);
     }
+    return entry;
+  }
+
+  private statementFor(statement: SqlStatement): Database.Statement {
+    return this.entryFor(statement).statement;
+  }
+
+  /** The values a statement uses, by their names (`p1` for the first). */
+  private bind(statement: SqlStatement, values: readonly unknown[]): Record<string, unknown> {
     const bound: Record<string, unknown> = {};
-    for (const n of entry.numbers) bound[`p${n}`] = values[n - 1];
-    if (entry.statement.reader) return entry.statement.all(bound) as Row[];
-    entry.statement.run(bound);
-    return [];
+    for (const n of this.entryFor(statement).numbers) bound[`p${n}`] = values[n - 1];
+    return bound;
+  }
+
+  /**
+   * better-sqlite3's iterator: one statement, one read transaction (a snapshot in WAL mode) for
+   * its whole life, rows decoded one at a time. SQLite is synchronous, so a chunk is read in one
+   * go and the next only after a turn of the event loop, so that other requests run between.
+   * While the iterator is open this connection cannot run anything else: the repository streams
+   * on a connection of its own.
+   */
+  async *stream<Row>(statement: SqlStatement, values: readonly unknown[], chunkSize: number): AsyncGenerator<Row[]> {
+    const rows = this.statementFor(statement).iterate(this.bind(statement, values)) as IterableIterator<Row>;
+    try {
+      for (;;) {
+        const chunk: Row[] = [];
+        while (chunk.length < chunkSize) {
+          const next = rows.next();
+          if (next.done) break;
+          chunk.push(next.value);
+        }
+        if (chunk.length > 0) yield chunk;
+        if (chunk.length < chunkSize) return;
+        await nextTurn();
+      }
+    } finally {
+      rows.return?.();
+    }
   }
 
   discard(): void {
     // One connection for the whole process: there is nothing to replace it with.
   }
+}
+
+/**
+ * A read-only connection to a SQLite file for one stream. It waits for a lock as the main
+ * connection does (busy_timeout); in WAL mode a reader is blocked only while the file recovers.
+ */
+export function openSqliteReader(file: string): Database.Database {
+  const reader = new Database(file, { readonly: true, fileMustExist: true });
+  reader.pragma('busy_timeout = 5000');
+  return reader;
 }

@@ -21,6 +21,8 @@ export interface SqlDialect {
   jsonArrayOf(value: string, orderBy: string): string;
   /** The larger of two values. */
   greatest: 'GREATEST' | 'MAX';
+  /** The value of a LIMIT parameter that limits nothing (PostgreSQL: NULL; SQLite: a negative number). */
+  unlimited: null | number;
   /** Opens a write transaction. */
   begin: string;
   /** Appended to a SELECT that reads the row a transaction is about to change. */
@@ -50,6 +52,7 @@ export const POSTGRES_DIALECT: SqlDialect = {
                     ORDER BY t.name), '[]')`,
   jsonArrayOf: (value, orderBy) => `json_agg(${value} ORDER BY ${orderBy})`,
   greatest: 'GREATEST',
+  unlimited: null,
   begin: 'BEGIN',
   lockRow: ' FOR UPDATE',
   combinesWrites: true,
@@ -76,6 +79,7 @@ export const SQLITE_DIALECT: SqlDialect = {
                     ORDER BY t.name)`,
   jsonArrayOf: (value, orderBy) => `json_group_array(${value} ORDER BY ${orderBy})`,
   greatest: 'MAX',
+  unlimited: -1,
   begin: 'BEGIN IMMEDIATE',
   lockRow: '',
   combinesWrites: false,

@@ -1,11 +1,13 @@
 import { Mutex } from 'async-mutex';
 import type { DataSource, ReplicationMode } from 'typeorm';
-import type {
-  ArticleChanges,
-  ArticleRepository,
-  ExpectedVersions,
-  NewArticle,
-  VisibleArticlesPage,
+import {
+  type ArticleChanges,
+  type ArticleRepository,
+  type ExpectedVersions,
+  type NewArticle,
+  STREAM_CHUNK_SIZE,
+  type VisibleArticlesFilter,
+  type VisibleArticlesPage,
 } from '../../../application';
 import {
   type Article,
@@ -25,7 +27,13 @@ import { newTermId } from '../term-id';
 import { type ArticleStatements, articleStatements, type SqlStatement, TERM_KINDS } from './article-statements';
 import { POSTGRES_LIMITS } from './postgres-limits';
 import { REPLICA_LAG_STATEMENT, type ReadNode, type ReplicaReads } from './replica-reads';
-import { PgConnection, type SqlConnection, SqliteConnection, type SqlitePreparedStatements } from './sql-connection';
+import {
+  openSqliteReader,
+  PgConnection,
+  type SqlConnection,
+  SqliteConnection,
+  type SqlitePreparedStatements,
+} from './sql-connection';
 import { POSTGRES_DIALECT, SQLITE_DIALECT, type SqlDialect } from './sql-dialect';
 import { withinDeadline } from './storage-deadline';
 import { translateStorageError } from './storage-errors';
@@ -199,24 +207,100 @@ export class TypeOrmArticleRepository implements ArticleRepository {
   }
 
   listVisible(page: VisibleArticlesPage): Promise<Article[]> {
-    const filter =
-      page.tagName !== undefined
-        ? page.categoryName !== undefined
-          ? 'both'
-          : 'tag'
-        : page.categoryName !== undefined
-          ? 'category'
-          : 'none';
-    const values: unknown[] = [page.afterId ?? 0, page.limit];
-    if (page.tagName !== undefined) values.push(page.tagName);
-    if (page.categoryName !== undefined) values.push(page.categoryName);
+    const { statement, values } = this.visibleArticles(this.sql.pageOfVisible, page, page.limit);
     return this.readValue(async (connection) => {
-      const rows = await connection.query<ArticleRow>(this.sql.pageOfVisible[filter], values);
+      const rows = await connection.query<ArticleRow>(statement, values);
       if (rows.length === 0) return [];
       const ids = JSON.stringify(rows.map((row) => row.id));
       const links = await connection.query<LinkRow>(this.sql.linksOfArticles, [ids]);
       return attachLinks(rows, links, this.dialect);
     });
+  }
+
+  /**
+   * The whole list as one statement (each article with its terms) read in chunks: on PostgreSQL
+   * through a cursor on a pooled connection of the primary, held until the stream ends; on
+   * SQLite through an iterator on a read-only connection of its own, so that the one
+   * read-write connection stays free for every other request meanwhile.
+   */
+  async *streamVisible(filter: VisibleArticlesFilter): AsyncGenerator<Article[]> {
+    const { statement, values } = this.visibleArticles(this.sql.streamOfVisible, filter, this.dialect.unlimited);
+    // After shutdown (or before the database was first reached) there is no connection: retry later.
+    if (!this.dataSource.isInitialized) throw new StorageUnavailableError();
+    const chunks = this.sqliteLock ? this.sqliteStream(statement, values) : this.postgresStream(statement, values);
+    try {
+      for await (const rows of chunks) yield rows.map((row) => this.toArticle(row));
+    } catch (error) {
+      throw translateStorageError(error);
+    }
+  }
+
+  /** The statement of one filter combination, with its values: after, limit, tag, category. */
+  private visibleArticles(
+    statements: ArticleStatements['pageOfVisible'],
+    filter: VisibleArticlesFilter,
+    limit: unknown,
+  ): { statement: SqlStatement; values: unknown[] } {
+    const which =
+      filter.tagName !== undefined
+        ? filter.categoryName !== undefined
+          ? 'both'
+          : 'tag'
+        : filter.categoryName !== undefined
+          ? 'category'
+          : 'none';
+    const values: unknown[] = [filter.afterId ?? 0, limit];
+    if (filter.tagName !== undefined) values.push(filter.tagName);
+    if (filter.categoryName !== undefined) values.push(filter.categoryName);
+    return { statement: statements[which], values };
+  }
+
+  private async *postgresStream(statement: SqlStatement, values: unknown[]): AsyncGenerator<ArticleRow[]> {
+    const runner = this.dataSource.createQueryRunner('master');
+    try {
+      let connection: PgConnection;
+      try {
+        connection = new PgConnection(await runner.connect(), this.prepared);
+      } catch (error) {
+        throw new StorageUnavailableError({ cause: error });
+      }
+      try {
+        yield* connection.stream<ArticleRow>(statement, values, STREAM_CHUNK_SIZE, POSTGRES_LIMITS.callDeadlineMs);
+      } catch (error) {
+        // The runner was released under us: its connection failed while we used it.
+        if (runner.isReleased && !(error instanceof DomainError)) throw new StorageUnavailableError({ cause: error });
+        throw error;
+      }
+    } finally {
+      await runner.release();
+    }
+  }
+
+  /**
+   * A file database: a read-only connection opened for this stream (WAL lets it read one
+   * snapshot while the read-write connection commits). An in-memory database has one
+   * connection only: the stream holds it, and every other call waits until the stream ends.
+   */
+  private async *sqliteStream(statement: SqlStatement, values: unknown[]): AsyncGenerator<ArticleRow[]> {
+    const file = (this.dataSource.options as { database: string }).database;
+    if (file === ':memory:') {
+      const release = await (this.sqliteLock as Mutex).acquire();
+      const runner = this.dataSource.createQueryRunner('master');
+      try {
+        const connection = this.wrap(await runner.connect());
+        yield* connection.stream<ArticleRow>(statement, values, STREAM_CHUNK_SIZE, Number.POSITIVE_INFINITY);
+      } finally {
+        await runner.release();
+        release();
+      }
+      return;
+    }
+    const reader = openSqliteReader(file);
+    try {
+      yield* new SqliteConnection(reader, new Map()).stream<ArticleRow>(statement, values, STREAM_CHUNK_SIZE);
+    } finally {
+      reader.close();
+    }
   }
 
   listTerms(kind: TermKind): Promise<Term[]> {
