@@ -67,7 +67,7 @@ describe('the streamed list on PostgreSQL: cursor and connection', () => {
     await database?.drop();
   });
 
-  it('a stream closed after its first chunk leaves no transaction or portal open, and its connection idle in the pool', async () => {
+  it('a stream closed after its first chunk leaves no cursor or transaction open, and its connection idle in the pool', async () => {
     const stream = repository.streamVisible({});
     await expect(stream.next()).resolves.toMatchObject({ done: false });
     // While it is open, one session is inside the stream's read-only transaction.

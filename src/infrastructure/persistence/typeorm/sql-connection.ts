@@ -1,25 +1,12 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import type { PoolClient } from 'pg';
-import Cursor from 'pg-cursor';
 import type { SqlStatement } from './article-statements';
-import { withinDeadline } from './storage-deadline';
 
 /** A connection checked out for one repository call: runs statements, answers rows. */
 export interface SqlConnection {
   /** Runs the statement with its positional values; answers its rows ([] when it returns none). */
   query<Row>(statement: SqlStatement, values: readonly unknown[]): Promise<Row[]>;
-  /**
-   * Runs one read statement and answers its rows in chunks of `chunkSize` as they are asked
-   * for, from one snapshot; closing the generator early ends the statement. Each chunk must
-   * come within `readDeadlineMs` (StorageUnavailableError otherwise).
-   */
-  stream<Row>(
-    statement: SqlStatement,
-    values: readonly unknown[],
-    chunkSize: number,
-    readDeadlineMs: number,
-  ): AsyncGenerator<Row[]>;
   /** Closes the connection for good, so that its pool opens a new one instead of reusing it. */
   discard(): void;
 }
@@ -43,57 +30,6 @@ export class PgConnection implements SqlConnection {
       values: values as unknown[],
     });
     return result.rows as Row[];
-  }
-
-  /**
-   * A portal read through pg-cursor: the server runs the statement once and sends `chunkSize`
-   * rows per read, so memory holds one chunk and a client that reads slowly slows the server
-   * down (backpressure). The portal is suspended between reads without a Sync, so the session's
-   * statement_timeout would run over the whole list: the read-only transaction around it turns
-   * it off for this statement alone (SET LOCAL), and the per-read deadline stands in for it. The
-   * portal is closed and the transaction ended before the connection goes back to the pool; a
-   * connection that cannot do that in time, or failed, is discarded instead.
-   */
-  async *stream<Row>(
-    statement: SqlStatement,
-    values: readonly unknown[],
-    chunkSize: number,
-    readDeadlineMs: number,
-  ): AsyncGenerator<Row[]> {
-    try {
-      await withinDeadline(this.client.query('BEGIN READ ONLY; SET LOCAL statement_timeout = 0'), readDeadlineMs);
-    } catch (error) {
-      // It may still be waiting for the server: nobody may reuse it.
-      this.discard();
-      throw error;
-    }
-    const cursor = this.client.query(new Cursor<Row>(statement.text, values as unknown[]));
-    let clean = false;
-    try {
-      for (;;) {
-        const rows = await withinDeadline(cursor.read(chunkSize), readDeadlineMs);
-        if (rows.length > 0) yield rows;
-        if (rows.length < chunkSize) break;
-      }
-      clean = true;
-    } finally {
-      // Reached after the last chunk, after a failure, or when the caller stopped early (then
-      // `clean` is false too, but the connection is idle between reads and can be closed cleanly).
-      const idle = clean || (cursor as unknown as { state: string }).state === 'idle';
-      await (idle ? this.endStream(cursor, readDeadlineMs) : this.discard());
-    }
-  }
-
-  /** Closes the portal and ends the read-only transaction; a connection that cannot is discarded. */
-  private async endStream(cursor: Cursor, deadlineMs: number): Promise<void> {
-    try {
-      await withinDeadline(
-        cursor.close().then(() => this.client.query('COMMIT')),
-        deadlineMs,
-      );
-    } catch {
-      this.discard();
-    }
   }
 
   discard(): void {

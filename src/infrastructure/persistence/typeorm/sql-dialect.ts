@@ -23,6 +23,8 @@ export interface SqlDialect {
   greatest: 'GREATEST' | 'MAX';
   /** The value of a LIMIT parameter that limits nothing (PostgreSQL: NULL; SQLite: a negative number). */
   unlimited: null | number;
+  /** A stream joins its links aggregated per article (PostgreSQL), or reads them per row (SQLite); see termIdsOf. */
+  aggregatesLinksByJoin: boolean;
   /** Opens a write transaction. */
   begin: string;
   /** Appended to a SELECT that reads the row a transaction is about to change. */
@@ -53,6 +55,7 @@ export const POSTGRES_DIALECT: SqlDialect = {
   jsonArrayOf: (value, orderBy) => `json_agg(${value} ORDER BY ${orderBy})`,
   greatest: 'GREATEST',
   unlimited: null,
+  aggregatesLinksByJoin: true,
   begin: 'BEGIN',
   lockRow: ' FOR UPDATE',
   combinesWrites: true,
@@ -80,6 +83,7 @@ export const SQLITE_DIALECT: SqlDialect = {
   jsonArrayOf: (value, orderBy) => `json_group_array(${value} ORDER BY ${orderBy})`,
   greatest: 'MAX',
   unlimited: -1,
+  aggregatesLinksByJoin: false,
   begin: 'BEGIN IMMEDIATE',
   lockRow: '',
   combinesWrites: false,

@@ -75,6 +75,20 @@ interface KindedTerm extends Term {
   kind: TermKind;
 }
 
+/** A row of a stream statement: the article, and its term ids in name order (JSON arrays; PostgreSQL: null for none). */
+interface StreamRow extends ArticleRow {
+  tagIds: unknown;
+  categoryIds: unknown;
+}
+
+/** The terms a stream has read, by id: terms never change once created, so they can be reused. */
+type KnownTerms = Record<TermKind, Map<string, Term>>;
+
+/** A stream keeps at most about this many terms (a few MB). */
+const KNOWN_TERMS_LIMIT = 10_000;
+
+const NO_TERMS: Record<TermKind, readonly string[]> = { tag: [], category: [] };
+
 type References = Record<TermKind, readonly TermReference[]>;
 
 const STATEMENTS = { postgres: articleStatements(POSTGRES_DIALECT), sqlite: articleStatements(SQLITE_DIALECT) };
@@ -218,18 +232,28 @@ export class TypeOrmArticleRepository implements ArticleRepository {
   }
 
   /**
-   * The whole list as one statement (each article with its terms) read in chunks: on PostgreSQL
-   * through a cursor on a pooled connection of the primary, held until the stream ends; on
-   * SQLite through an iterator on a read-only connection of its own, so that the one
-   * read-write connection stays free for every other request meanwhile.
+   * The whole list as one statement read in chunks: on PostgreSQL through a cursor (DECLARE,
+   * then FETCH) in a read-only transaction on a pooled connection of the primary, held until
+   * the stream ends; on SQLite through an iterator on a read-only connection of its own, so
+   * that the one read-write connection stays free for every other request meanwhile. Each
+   * chunk's terms come from the ones this stream has read already, or one findTerms for those
+   * it has not (terms never change once created).
    */
   async *streamVisible(filter: VisibleArticlesFilter): AsyncGenerator<Article[]> {
     const { statement, values } = this.visibleArticles(this.sql.streamOfVisible, filter, this.dialect.unlimited);
     // After shutdown (or before the database was first reached) there is no connection: retry later.
     if (!this.dataSource.isInitialized) throw new StorageUnavailableError();
-    const chunks = this.sqliteLock ? this.sqliteStream(statement, values) : this.postgresStream(statement, values);
+    const known: KnownTerms = { tag: new Map(), category: new Map() };
     try {
-      for await (const rows of chunks) yield rows.map((row) => this.toArticle(row));
+      if (!this.sqliteLock) {
+        yield* this.postgresStream(statement, values, known);
+        return;
+      }
+      for await (const rows of this.sqliteStream(statement, values)) {
+        yield await this.withTerms(rows, known, (ids) =>
+          this.call('master', (connection) => this.findTerms(connection, ids, NO_TERMS)),
+        );
+      }
     } catch (error) {
       throw translateStorageError(error);
     }
@@ -255,49 +279,78 @@ export class TypeOrmArticleRepository implements ArticleRepository {
     return { statement: statements[which], values };
   }
 
-  private async *postgresStream(statement: SqlStatement, values: unknown[]): AsyncGenerator<ArticleRow[]> {
+  /**
+   * A SQL cursor rather than a protocol-level portal (pg-cursor): between two FETCHes the
+   * connection is free for the terms lookup in the same transaction, and each FETCH is a
+   * statement of its own, so statement_timeout bounds each one and the server's
+   * idle-in-transaction timeout ends a stream whose client stopped reading. The cursor is closed
+   * and the transaction ended before the connection goes back to the pool; after any failure the
+   * connection is discarded instead (it may be mid-statement or in an aborted transaction).
+   */
+  private async *postgresStream(select: SqlStatement, values: unknown[], known: KnownTerms): AsyncGenerator<Article[]> {
     const runner = this.dataSource.createQueryRunner('master');
+    let connection: PgConnection | undefined;
+    let failed = false;
+    const query = async <Row>(statement: SqlStatement, queryValues: unknown[]) => {
+      try {
+        return await withinDeadline(
+          (connection as PgConnection).query<Row>(statement, queryValues),
+          POSTGRES_LIMITS.callDeadlineMs,
+        );
+      } catch (error) {
+        failed = true;
+        // The runner was released under us: its connection failed while we used it.
+        if (runner.isReleased && !(error instanceof DomainError)) throw new StorageUnavailableError({ cause: error });
+        throw error;
+      }
+    };
     try {
-      let connection: PgConnection;
       try {
         connection = new PgConnection(await runner.connect(), this.prepared);
       } catch (error) {
         throw new StorageUnavailableError({ cause: error });
       }
-      try {
-        yield* connection.stream<ArticleRow>(statement, values, STREAM_CHUNK_SIZE, POSTGRES_LIMITS.callDeadlineMs);
-      } catch (error) {
-        // The runner was released under us: its connection failed while we used it.
-        if (runner.isReleased && !(error instanceof DomainError)) throw new StorageUnavailableError({ cause: error });
-        throw error;
+      await query(this.sql.beginReadOnly, []);
+      await query(this.sql.declareStream(select), values);
+      const fetch = this.sql.fetchStream(STREAM_CHUNK_SIZE);
+      for (;;) {
+        const rows = await query<StreamRow>(fetch, []);
+        if (rows.length > 0)
+          yield await this.withTerms(rows, known, (ids) =>
+            query<KindedTerm>(this.sql.findTerms, findTermsValues(ids, NO_TERMS)),
+          );
+        if (rows.length < STREAM_CHUNK_SIZE) break;
       }
     } finally {
+      // Also reached when the caller stops between two chunks: the connection is idle then.
+      if (connection && !failed) {
+        await query(this.sql.closeStream, [])
+          .then(() => query(this.sql.commit, []))
+          .catch(() => {});
+      }
+      if (failed) connection?.discard();
       await runner.release();
     }
   }
 
   /**
    * A file database: a read-only connection opened for this stream (WAL lets it read one
-   * snapshot while the read-write connection commits). An in-memory database has one
-   * connection only: the stream holds it, and every other call waits until the stream ends.
+   * snapshot while the read-write connection commits). An in-memory database has one connection,
+   * which a stream must not hold (the terms lookup and every other call need it): its list, in
+   * memory whole already, is read at once and handed out in chunks.
    */
-  private async *sqliteStream(statement: SqlStatement, values: unknown[]): AsyncGenerator<ArticleRow[]> {
+  private async *sqliteStream(statement: SqlStatement, values: unknown[]): AsyncGenerator<StreamRow[]> {
     const file = (this.dataSource.options as { database: string }).database;
     if (file === ':memory:') {
-      const release = await (this.sqliteLock as Mutex).acquire();
-      const runner = this.dataSource.createQueryRunner('master');
-      try {
-        const connection = this.wrap(await runner.connect());
-        yield* connection.stream<ArticleRow>(statement, values, STREAM_CHUNK_SIZE, Number.POSITIVE_INFINITY);
-      } finally {
-        await runner.release();
-        release();
+      const rows = await this.call('master', (connection) => connection.query<StreamRow>(statement, values));
+      for (let start = 0; start < rows.length; start += STREAM_CHUNK_SIZE) {
+        yield rows.slice(start, start + STREAM_CHUNK_SIZE);
       }
       return;
     }
     const reader = openSqliteReader(file);
     try {
-      yield* new SqliteConnection(reader, new Map()).stream<ArticleRow>(statement, values, STREAM_CHUNK_SIZE);
+      yield* new SqliteConnection(reader, new Map()).stream<StreamRow>(statement, values, STREAM_CHUNK_SIZE);
     } finally {
       reader.close();
     }
@@ -402,10 +455,7 @@ export class TypeOrmArticleRepository implements ArticleRepository {
     ids: Record<TermKind, readonly string[]>,
     names: Record<TermKind, readonly string[]>,
   ): Promise<KindedTerm[]> {
-    return connection.query<KindedTerm>(
-      this.sql.findTerms,
-      TERM_KINDS.flatMap((kind) => [JSON.stringify(ids[kind]), JSON.stringify(names[kind])]),
-    );
+    return connection.query<KindedTerm>(this.sql.findTerms, findTermsValues(ids, names));
   }
 
   /** Statements that share their values, in order (one where the dialect combines writes). */
@@ -474,6 +524,41 @@ export class TypeOrmArticleRepository implements ArticleRepository {
     return this.sqliteLock
       ? new SqliteConnection(native as ConstructorParameters<typeof SqliteConnection>[0], this.sqliteStatements)
       : new PgConnection(native as ConstructorParameters<typeof PgConnection>[0], this.prepared);
+  }
+
+  /**
+   * The chunk's articles with their terms: those this stream has met already, and the others
+   * read with one lookup. The terms kept are bounded: past KNOWN_TERMS_LIMIT they are dropped
+   * and read again as needed.
+   */
+  private async withTerms(
+    rows: readonly StreamRow[],
+    known: KnownTerms,
+    lookup: (ids: Record<TermKind, string[]>) => Promise<KindedTerm[]>,
+  ): Promise<Article[]> {
+    if (known.tag.size + known.category.size > KNOWN_TERMS_LIMIT) {
+      known.tag.clear();
+      known.category.clear();
+    }
+    const linked = rows.map((row) => ({
+      tag: this.dialect.decodeJson<string[] | null>(row.tagIds) ?? [],
+      category: this.dialect.decodeJson<string[] | null>(row.categoryIds) ?? [],
+    }));
+    const missing: Record<TermKind, Set<string>> = { tag: new Set(), category: new Set() };
+    for (const ids of linked) {
+      for (const kind of TERM_KINDS) for (const id of ids[kind]) if (!known[kind].has(id)) missing[kind].add(id);
+    }
+    if (missing.tag.size + missing.category.size > 0) {
+      for (const row of await lookup({ tag: [...missing.tag], category: [...missing.category] })) {
+        known[row.kind].set(row.id, toTerm(row));
+      }
+    }
+    const termsOf = (kind: TermKind, ids: readonly string[]) =>
+      ids.map((id) => known[kind].get(id)).filter((term): term is Term => term !== undefined);
+    return rows.map((row, index) => {
+      const ids = linked[index] as Record<TermKind, string[]>;
+      return { ...articleFields(row), tags: termsOf('tag', ids.tag), categories: termsOf('category', ids.category) };
+    });
   }
 
   private toArticle(row: ArticleRow): Article {
@@ -557,6 +642,11 @@ function newTerms(references: readonly TermReference[], isNew: (name: string) =>
     .filter((reference) => isNew(reference.name))
     .map(({ name, description }) => ({ id: newTermId(), name, description }))
     .sort((a, b) => compareByCodePoint(a.name, b.name));
+}
+
+/** The values of findTerms: tags' ids and names, then categories'. */
+function findTermsValues(ids: Record<TermKind, readonly string[]>, names: Record<TermKind, readonly string[]>) {
+  return TERM_KINDS.flatMap((kind) => [JSON.stringify(ids[kind]), JSON.stringify(names[kind])]);
 }
 
 const idsJson = (terms: readonly Term[]) => JSON.stringify(terms.map((term) => term.id));
