@@ -59,7 +59,7 @@ describe('the streamed list on PostgreSQL: cursor and connection', () => {
     }
     admin = new Client({ connectionString: database.url });
     await admin.connect();
-  });
+  }, 120_000);
 
   afterAll(async () => {
     await admin?.end();
@@ -87,6 +87,30 @@ describe('the streamed list on PostgreSQL: cursor and connection', () => {
     expect(pool().idleCount).toBe(pool().totalCount);
     expect(pool().totalCount).toBeLessThanOrEqual(POOL_SIZE);
     await expect(readAll(repository.streamVisible({}))).resolves.toHaveLength(ARTICLES);
+  });
+
+  it('streams leave connections to the other requests: a second stream waits for the first, a page does not', async () => {
+    const first = repository.streamVisible({});
+    await first.next();
+    const second = repository.streamVisible({});
+    let secondStarted = false;
+    const secondChunk = second.next().then((result) => {
+      secondStarted = true;
+      return result;
+    });
+
+    // The pool has 2 connections and the first stream holds one. Give the second stream every
+    // chance (2 s) to take the other one: without the limit it does, and the page waits for a 503.
+    const until = Date.now() + 2_000;
+    while (Date.now() < until && pool().totalCount - pool().idleCount < POOL_SIZE) await sleep(10);
+    expect(pool().totalCount - pool().idleCount).toBe(1);
+    await expect(repository.listVisible({ limit: 5 })).resolves.toHaveLength(5);
+    expect(secondStarted).toBe(false);
+
+    await first.return(undefined);
+    await expect(secondChunk).resolves.toMatchObject({ done: false });
+    await second.return(undefined);
+    expect(pool().idleCount).toBe(pool().totalCount);
   });
 
   it('a stream read more slowly than the statement timeout still answers the whole list', async () => {

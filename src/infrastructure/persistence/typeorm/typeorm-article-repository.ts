@@ -1,4 +1,4 @@
-import { Mutex } from 'async-mutex';
+import { E_TIMEOUT, Mutex, Semaphore, type SemaphoreInterface, withTimeout } from 'async-mutex';
 import type { DataSource, ReplicationMode } from 'typeorm';
 import {
   type ArticleChanges,
@@ -84,6 +84,11 @@ interface StreamRow extends ArticleRow {
 /** The terms a stream has read, by id: terms never change once created, so they can be reused. */
 type KnownTerms = Record<TermKind, Map<string, Term>>;
 
+/** Pool connections that streams leave to the other requests (PostgreSQL). */
+const STREAM_FREE_CONNECTIONS = 2;
+/** How long a stream waits for one of its slots: lists queue behind lists, not behind a 1.5 s pool wait. */
+const STREAM_SLOT_WAIT_MS = 10_000;
+
 /** A stream keeps at most about this many terms (a few MB). */
 const KNOWN_TERMS_LIMIT = 10_000;
 
@@ -112,6 +117,12 @@ export class TypeOrmArticleRepository implements ArticleRepository {
    */
   private readonly sqliteLock: Mutex | null;
   private readonly sqliteStatements: SqlitePreparedStatements = new Map();
+  /**
+   * PostgreSQL: a stream holds its connection until the list is written, so streams together
+   * may hold all but STREAM_FREE_CONNECTIONS of the pool; the other requests always find one.
+   * A stream waits for a slot up to STREAM_SLOT_WAIT_MS, then is answered 503.
+   */
+  private readonly streamSlots: SemaphoreInterface | null;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -123,6 +134,10 @@ export class TypeOrmArticleRepository implements ArticleRepository {
     this.prepared = options.preparedStatements ?? true;
     this.replicaReads = postgres && dataSource.options.replication ? (options.replicaReads ?? null) : null;
     this.sqliteLock = postgres ? null : new Mutex();
+    const poolSize = (dataSource.options as { extra?: { max?: number } }).extra?.max ?? POSTGRES_LIMITS.poolSize;
+    this.streamSlots = postgres
+      ? withTimeout(new Semaphore(Math.max(1, poolSize - STREAM_FREE_CONNECTIONS)), STREAM_SLOT_WAIT_MS)
+      : null;
   }
 
   create(article: NewArticle): Promise<Article> {
@@ -288,6 +303,13 @@ export class TypeOrmArticleRepository implements ArticleRepository {
    * connection is discarded instead (it may be mid-statement or in an aborted transaction).
    */
   private async *postgresStream(select: SqlStatement, values: unknown[], known: KnownTerms): AsyncGenerator<Article[]> {
+    let releaseSlot: () => void;
+    try {
+      [, releaseSlot] = await (this.streamSlots as SemaphoreInterface).acquire();
+    } catch (error) {
+      if (error === E_TIMEOUT) throw new StorageUnavailableError({ cause: error });
+      throw error;
+    }
     const runner = this.dataSource.createQueryRunner('master');
     let connection: PgConnection | undefined;
     let failed = false;
@@ -330,6 +352,7 @@ export class TypeOrmArticleRepository implements ArticleRepository {
       }
       if (failed) connection?.discard();
       await runner.release();
+      releaseSlot();
     }
   }
 
