@@ -141,14 +141,13 @@ export function articleStatements(d: SqlDialect) {
     lockArticle: statement('lock_article', `SELECT version FROM articles WHERE id = ${p(1)}${d.lockRow}`),
     pageOfVisible: byFilters('page'),
     streamOfVisible: byFilters('stream'),
-    /** PostgreSQL: a stream statement as the cursor of its read-only transaction; then read and closed. */
+    /** PostgreSQL: a stream statement as the cursor of its read-only transaction (COMMIT closes it). */
     declareStream: (select: SqlStatement) =>
       statement(
         `declare_${select.name.replace('article_repository_', '')}`,
         `DECLARE ${STREAM_CURSOR} NO SCROLL CURSOR FOR ${select.text}`,
       ),
     fetchStream: (rows: number) => statement(`fetch_stream_${rows}`, `FETCH ${rows} FROM ${STREAM_CURSOR}`),
-    closeStream: statement('close_stream', `CLOSE ${STREAM_CURSOR}`),
     /**
      * The links of the articles whose ids are in JSON array $1, compactly: per article and kind
      * one row with its term ids in name order (`ids`, a JSON array), and each linked term once

@@ -345,11 +345,8 @@ export class TypeOrmArticleRepository implements ArticleRepository {
       }
     } finally {
       // Also reached when the caller stops between two chunks: the connection is idle then.
-      if (connection && !failed) {
-        await query(this.sql.closeStream, [])
-          .then(() => query(this.sql.commit, []))
-          .catch(() => {});
-      }
+      // COMMIT also closes the cursor (it is not WITH HOLD).
+      if (connection && !failed) await query(this.sql.commit, []).catch(() => {});
       if (failed) connection?.discard();
       await runner.release();
       releaseSlot();
