@@ -27,6 +27,7 @@ const SERVICE = process.env.BENCH_SERVICE_MAIN
   ? path.resolve(process.env.BENCH_SERVICE_MAIN)
   : path.join(DIST, 'src', 'main.js');
 const RESULTS = path.resolve(DIST, '..', 'bench', 'results');
+const COMPARE = process.env.BENCH_COMPARE_MAIN ? path.resolve(process.env.BENCH_COMPARE_MAIN) : null;
 const SERVICE_ENV = { API_TOKEN: BENCH_TOKEN, LOG_LEVEL: 'warn', NODE_ENV: 'production' };
 const SIZES = { small: 1_000, large: 100_000 } as const;
 const FULL_LIST_READS = 3;
@@ -43,10 +44,14 @@ interface StorageReport {
   seedSeconds: Record<number, number>;
   idleRssMb: Record<number, number>;
   pages: PageRuns[];
-  fullList: (FullListFigures & { peakRssMb: number })[];
+  fullList: FullListRead[];
+  /** The same reads of BENCH_COMPARE_MAIN's build, in turn with these. */
+  comparedFullList?: FullListRead[];
   /** Pages at spread positions after a seed through the API (issue 18). */
   spread?: { seedSeconds: Record<number, number>; pages: PageRuns[] };
 }
+
+type FullListRead = FullListFigures & { peakRssMb: number; loadAverage: number };
 
 interface PageRuns {
   key: string;
@@ -142,15 +147,32 @@ async function storagePass(
   }
   const large = sized[1] as Sized;
   if (fullList) {
+    // BENCH_COMPARE_MAIN: another build's service on the same large database, read in turn with
+    // this one, so that both see the same machine (issue 18: the list before and after).
+    const readers: { label: string; service: ServerProcess }[] = [{ label: 'service', service: large.service }];
+    if (COMPARE) {
+      const compared = await startServer('service compared', COMPARE, {
+        ...SERVICE_ENV,
+        DATABASE_URL: large.database.url,
+      });
+      cleanups.push(() => compared.stop());
+      readers.push({ label: 'service compared', service: compared });
+    }
     for (let read = 1; read <= FULL_LIST_READS; read++) {
-      const [figures, peak] = await withPeakRss(large.service, () => readFullList(large.service.url, large.dataset));
-      large.service.checkAlive();
-      report.fullList.push({ ...figures, peakRssMb: mb(peak) });
-      console.log(
-        `${storage} full list of ${figures.articles} articles (${(figures.bytes / 2 ** 20).toFixed(1)} MB): ` +
-          `headers ${figures.headersMs.toFixed(0)} ms, first byte ${figures.firstByteMs.toFixed(0)} ms, ` +
-          `total ${figures.totalMs.toFixed(0)} ms, service peak RSS ${mb(peak)} MB`,
-      );
+      for (const { label, service } of read % 2 ? readers : [...readers].reverse()) {
+        const [figures, peak] = await withPeakRss(service, () => readFullList(service.url, large.dataset));
+        service.checkAlive();
+        (label === 'service' ? report.fullList : (report.comparedFullList ??= [])).push({
+          ...figures,
+          peakRssMb: mb(peak),
+          loadAverage: os.loadavg()[0] as number,
+        });
+        console.log(
+          `${storage} ${label} full list of ${figures.articles} articles (${(figures.bytes / 2 ** 20).toFixed(1)} MB): ` +
+            `headers ${figures.headersMs.toFixed(0)} ms, first byte ${figures.firstByteMs.toFixed(0)} ms, ` +
+            `total ${figures.totalMs.toFixed(0)} ms, service peak RSS ${mb(peak)} MB, load ${loadAverage()}`,
+        );
+      }
     }
   }
   return report;
@@ -241,15 +263,20 @@ function format(report: StorageReport): string {
     '',
   );
   if (report.pages.length > 0) lines.push(...pageTable(report.pages), '');
-  if (report.fullList.length > 0) {
-    const reads = report.fullList;
+  for (const [label, reads] of [
+    ['service', report.fullList],
+    ['service compared', report.comparedFullList ?? []],
+  ] as const) {
+    if (reads.length === 0) continue;
     const first = reads[0] as FullListFigures;
     lines.push(
-      `Full list (${first.articles} articles, ${(first.bytes / 2 ** 20).toFixed(1)} MB), ${reads.length} reads one after another, medians: ` +
-        `first byte ${median(reads.map((r) => r.firstByteMs)).toFixed(0)} ms, total ${median(reads.map((r) => r.totalMs)).toFixed(0)} ms, ` +
-        `service peak RSS ${Math.max(...reads.map((r) => r.peakRssMb))} MB (issue 18 targets on PostgreSQL: first byte ≤ 100 ms, total ≤ 2,000 ms, RSS ≤ 150 MB).`,
+      `Full list, ${label} (${first.articles} articles, ${(first.bytes / 2 ** 20).toFixed(1)} MB), ${reads.length} reads, medians: ` +
+        `first byte ${median(reads.map((r) => r.firstByteMs)).toFixed(0)} ms, total ${median(reads.map((r) => r.totalMs)).toFixed(0)} ms ` +
+        `(${reads.map((r) => r.totalMs.toFixed(0)).join(', ')}), service peak RSS ${Math.max(...reads.map((r) => r.peakRssMb))} MB, ` +
+        `load ${reads.map((r) => r.loadAverage.toFixed(1)).join(', ')} (issue 18 targets on PostgreSQL: first byte ≤ 100 ms, total ≤ 2,000 ms, RSS ≤ 150 MB).`,
     );
   }
+  if (COMPARE) lines.push(`service compared: ${COMPARE}`);
   if (report.spread) {
     const { seedSeconds, pages } = report.spread;
     const loads = pages.flatMap((page) => page.loadAverages ?? []);
