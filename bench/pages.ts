@@ -157,12 +157,13 @@ async function storagePass(
       });
       cleanups.push(() => compared.stop());
       readers.push({ label: 'service compared', service: compared });
+      report.comparedFullList = [];
     }
     for (let read = 1; read <= FULL_LIST_READS; read++) {
       for (const { label, service } of read % 2 ? readers : [...readers].reverse()) {
         const [figures, peak] = await withPeakRss(service, () => readFullList(service.url, large.dataset));
         service.checkAlive();
-        (label === 'service' ? report.fullList : (report.comparedFullList ??= [])).push({
+        (label === 'service' ? report.fullList : (report.comparedFullList as FullListRead[])).push({
           ...figures,
           peakRssMb: mb(peak),
           loadAverage: os.loadavg()[0] as number,
