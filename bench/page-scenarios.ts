@@ -98,3 +98,48 @@ export const PAGE_SCENARIOS: Scenario[] = [
   searchScenario('page-search-rare', SEARCH_WORDS.rare),
   searchScenario('page-search-common', SEARCH_WORDS.common),
 ];
+
+/** Positions a spread run visits, evenly over the id range (issue 18). */
+export const SPREAD_POSITIONS = 200;
+/** Concurrent clients of a spread run (issue 18). */
+export const SPREAD_CLIENTS = 8;
+
+/**
+ * SPREAD_POSITIONS `after` values evenly spread over the dataset's ids (short of the last 40
+ * pages, so that a tag page is full), each with a tag of its own by a hash: the same positions
+ * in every run, visited in turn by all clients, so two runs read the same pages.
+ */
+function spreadPositions(dataset: PreparedDataset): { after: number; tag: string }[] {
+  const usable = Math.max(1, dataset.ids.length - 40 * PAGE_SIZE);
+  return Array.from({ length: SPREAD_POSITIONS }, (_, index) => ({
+    after: dataset.ids[Math.floor((index * usable) / SPREAD_POSITIONS)] as number,
+    tag: tagName((Math.imul(index + 1, 2_654_435_761) >>> 16) % DATASET.tags),
+  }));
+}
+
+/** A scenario that asks for the spread positions in turn, plain or filtered by the position's tag. */
+function spreadScenario(key: string, withTag: boolean): Scenario {
+  return {
+    key,
+    title: `spread GET /article?limit=${PAGE_SIZE}&after=…${withTag ? '&tag=…' : ''}`,
+    target: 1 / 1.5,
+    addsArticles: false,
+    verifyBody: isPage,
+    requests: (dataset) => {
+      const positions = spreadPositions(dataset);
+      let next = 0;
+      return [
+        {
+          method: 'GET',
+          setupRequest: (request) => {
+            const { after, tag } = positions[next++ % positions.length] as { after: number; tag: string };
+            return { ...request, path: `/article?limit=${PAGE_SIZE}&after=${after}${withTag ? `&tag=${tag}` : ''}` };
+          },
+        },
+      ];
+    },
+  };
+}
+
+/** Pages at spread positions, on datasets created through the API (issue 18). */
+export const SPREAD_SCENARIOS: Scenario[] = [spreadScenario('spread-page', false), spreadScenario('spread-tag', true)];

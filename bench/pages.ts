@@ -1,12 +1,19 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { type ApiSeededDataset, seedThroughApi } from './api-seed';
 import { type BenchDatabase, openPostgres, openPostgresServer, openSqlite } from './databases';
 import { type FullListFigures, readFullList } from './full-list';
 import { BENCH_TOKEN } from './http-client';
 import { measure, type RunFigures } from './measure';
 import { parseOptions } from './options';
-import { PAGE_SCENARIOS, SEARCH_SCENARIO_KEYS } from './page-scenarios';
+import {
+  PAGE_SCENARIOS,
+  SEARCH_SCENARIO_KEYS,
+  SPREAD_CLIENTS,
+  SPREAD_POSITIONS,
+  SPREAD_SCENARIOS,
+} from './page-scenarios';
 import { type ServerProcess, startServer, withPeakRss } from './processes';
 import { describeMachine, median } from './report';
 import { cleanUp, cleanups, runMain } from './run-main';
@@ -18,12 +25,15 @@ import { type SeededDataset, seedAtSize } from './seed-at-size';
  * and a tag-filtered page of 20 are loaded on the small one, then the large one, round after
  * round, and the throughput ratio large / small should stay near 1 (flat). Then the full list
  * of the large one, read whole: time to first byte, total, and the service's peak RSS.
+ * Then (issue 18) two more databases per storage, seeded through the API, where 8 clients ask
+ * for pages at 200 positions spread over the id range: the same comparison from outside.
  */
 const DIST = path.resolve(__dirname, '..');
 const SERVICE = process.env.BENCH_SERVICE_MAIN
   ? path.resolve(process.env.BENCH_SERVICE_MAIN)
   : path.join(DIST, 'src', 'main.js');
 const RESULTS = path.resolve(DIST, '..', 'bench', 'results');
+const COMPARE = process.env.BENCH_COMPARE_MAIN ? path.resolve(process.env.BENCH_COMPARE_MAIN) : null;
 const SERVICE_ENV = { API_TOKEN: BENCH_TOKEN, LOG_LEVEL: 'warn', NODE_ENV: 'production' };
 const SIZES = { small: 1_000, large: 100_000 } as const;
 const FULL_LIST_READS = 3;
@@ -39,8 +49,23 @@ interface StorageReport {
   storage: string;
   seedSeconds: Record<number, number>;
   idleRssMb: Record<number, number>;
-  pages: { key: string; title: string; runs: Record<number, RunFigures[]>; ratios: number[] }[];
-  fullList: (FullListFigures & { peakRssMb: number })[];
+  pages: PageRuns[];
+  fullList: FullListRead[];
+  /** The same reads of BENCH_COMPARE_MAIN's build, in turn with these. */
+  comparedFullList?: FullListRead[];
+  /** Pages at spread positions after a seed through the API (issue 18). */
+  spread?: { seedSeconds: Record<number, number>; pages: PageRuns[] };
+}
+
+type FullListRead = FullListFigures & { peakRssMb: number; loadAverage: number };
+
+interface PageRuns {
+  key: string;
+  title: string;
+  runs: Record<number, RunFigures[]>;
+  ratios: number[];
+  /** The 1-minute load average when each run (either size) began. */
+  loadAverages?: number[];
 }
 
 async function main(): Promise<void> {
@@ -49,16 +74,25 @@ async function main(): Promise<void> {
     ? PAGE_SCENARIOS.filter((s) => options.scenarios.includes(s.key))
     : PAGE_SCENARIOS;
   const fullList = options.scenarios.length === 0 || options.scenarios.includes('full-list');
+  const spread = options.scenarios.length
+    ? SPREAD_SCENARIOS.filter((s) => options.scenarios.includes(s.key))
+    : SPREAD_SCENARIOS;
   console.log(`Machine: ${describeMachine()}; load average ${loadAverage()}`);
   const reports: StorageReport[] = [];
   if (options.postgres) {
     const server = await openPostgresServer();
     cleanups.push(() => server.destroy());
-    reports.push(await storagePass('PostgreSQL', () => openPostgres(server), options, scenarios, fullList));
+    const report = await storagePass('PostgreSQL', () => openPostgres(server), options, scenarios, fullList);
+    await cleanUp();
+    if (spread.length > 0) report.spread = await spreadPass('PostgreSQL', () => openPostgres(server), options, spread);
+    reports.push(report);
     await cleanUp();
   }
   if (options.sqlite) {
-    reports.push(await storagePass('SQLite', openSqlite, options, scenarios, fullList));
+    const report = await storagePass('SQLite', openSqlite, options, scenarios, fullList);
+    await cleanUp();
+    if (spread.length > 0) report.spread = await spreadPass('SQLite', openSqlite, options, spread);
+    reports.push(report);
     await cleanUp();
   }
   for (const report of reports) console.log(`\n${format(report)}`);
@@ -76,6 +110,9 @@ async function storagePass(
   scenarios: typeof PAGE_SCENARIOS,
   fullList: boolean,
 ): Promise<StorageReport> {
+  if (scenarios.length === 0 && !fullList) {
+    return { storage, seedSeconds: {}, idleRssMb: {}, pages: [], fullList: [] };
+  }
   const sized: Sized[] = [];
   for (const size of [SIZES.small, SIZES.large]) {
     const database = await open();
@@ -116,18 +153,110 @@ async function storagePass(
   }
   const large = sized[1] as Sized;
   if (fullList) {
+    // BENCH_COMPARE_MAIN: another build's service on the same large database, read in turn with
+    // this one, so that both see the same machine (issue 18: the list before and after).
+    const readers: { label: string; service: ServerProcess }[] = [{ label: 'service', service: large.service }];
+    if (COMPARE) {
+      const compared = await startServer('service compared', COMPARE, {
+        ...SERVICE_ENV,
+        DATABASE_URL: large.database.url,
+      });
+      cleanups.push(() => compared.stop());
+      readers.push({ label: 'service compared', service: compared });
+      report.comparedFullList = [];
+    }
     for (let read = 1; read <= FULL_LIST_READS; read++) {
-      const [figures, peak] = await withPeakRss(large.service, () => readFullList(large.service.url, large.dataset));
-      large.service.checkAlive();
-      report.fullList.push({ ...figures, peakRssMb: mb(peak) });
-      console.log(
-        `${storage} full list of ${figures.articles} articles (${(figures.bytes / 2 ** 20).toFixed(1)} MB): ` +
-          `headers ${figures.headersMs.toFixed(0)} ms, first byte ${figures.firstByteMs.toFixed(0)} ms, ` +
-          `total ${figures.totalMs.toFixed(0)} ms, service peak RSS ${mb(peak)} MB`,
-      );
+      for (const { label, service } of read % 2 ? readers : [...readers].reverse()) {
+        const [figures, peak] = await withPeakRss(service, () => readFullList(service.url, large.dataset));
+        service.checkAlive();
+        (label === 'service' ? report.fullList : (report.comparedFullList as FullListRead[])).push({
+          ...figures,
+          peakRssMb: mb(peak),
+          loadAverage: os.loadavg()[0] as number,
+        });
+        console.log(
+          `${storage} ${label} full list of ${figures.articles} articles (${(figures.bytes / 2 ** 20).toFixed(1)} MB): ` +
+            `headers ${figures.headersMs.toFixed(0)} ms, first byte ${figures.firstByteMs.toFixed(0)} ms, ` +
+            `total ${figures.totalMs.toFixed(0)} ms, service peak RSS ${mb(peak)} MB, load ${loadAverage()}`,
+        );
+      }
     }
   }
   return report;
+}
+
+/**
+ * Issue 18: on each size a fresh database, migrated and seeded by the service itself through
+ * `POST /article/create`; then SPREAD_CLIENTS connections ask for the SPREAD_POSITIONS pages in
+ * turn, the sizes alternating which goes first, as the issue 13 pages do.
+ */
+async function spreadPass(
+  storage: string,
+  open: () => Promise<BenchDatabase>,
+  options: ReturnType<typeof parseOptions>,
+  scenarios: typeof SPREAD_SCENARIOS,
+): Promise<NonNullable<StorageReport['spread']>> {
+  const sized: { size: number; dataset: ApiSeededDataset; service: ServerProcess }[] = [];
+  for (const size of [SIZES.small, SIZES.large]) {
+    const database = await open();
+    cleanups.push(() => database.close());
+    const service = await startServer(`service ${size}`, SERVICE, { ...SERVICE_ENV, DATABASE_URL: database.url });
+    cleanups.push(() => service.stop());
+    const dataset = await seedThroughApi(service.url, size, (done) =>
+      console.log(`${storage}: ${done} of ${size} articles created through the API; load average ${loadAverage()}`),
+    );
+    console.log(
+      `${storage}: ${size} articles (${dataset.visible} visible) created through the API in ${dataset.seconds.toFixed(0)} s`,
+    );
+    sized.push({ size, dataset, service });
+  }
+  const pages: PageRuns[] = scenarios.map((s) => ({
+    key: s.key,
+    title: s.title,
+    runs: {},
+    ratios: [],
+    loadAverages: [],
+  }));
+  const settings = { ...options, connections: SPREAD_CLIENTS };
+  for (let round = 1; round <= options.rounds; round++) {
+    for (const [index, scenario] of scenarios.entries()) {
+      const entry = pages[index] as PageRuns;
+      for (const { size, dataset, service } of round % 2 ? sized : [...sized].reverse()) {
+        entry.loadAverages?.push(os.loadavg()[0] as number);
+        const figures = await measure(service.url, scenario, dataset, settings);
+        service.checkAlive();
+        entry.runs[size] = [...(entry.runs[size] ?? []), figures];
+        console.log(
+          `${storage} round ${round}/${options.rounds} ${scenario.title.padEnd(44)} ${String(size).padStart(6)} articles ` +
+            `${figures.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${figures.p50Ms.toFixed(1)} ms  ` +
+            `p99 ${figures.p99Ms.toFixed(1)} ms  errors ${figures.errors}  load ${loadAverage()}`,
+        );
+      }
+      const small = entry.runs[SIZES.small]?.[round - 1]?.requestsPerSecond ?? Number.NaN;
+      const large = entry.runs[SIZES.large]?.[round - 1]?.requestsPerSecond ?? Number.NaN;
+      entry.ratios.push(large / small);
+    }
+  }
+  return { seedSeconds: Object.fromEntries(sized.map((s) => [s.size, s.dataset.seconds])), pages };
+}
+
+function pageTable(pages: readonly PageRuns[]): string[] {
+  const lines = [
+    `| scenario | ${SIZES.small} articles req/s | p99 ms | ${SIZES.large} articles req/s | p99 ms | ${SIZES.large} / ${SIZES.small} (rounds) | target ≥ 0.67 | errors |`,
+    '| :-- | --: | --: | --: | --: | --: | --: | --: |',
+  ];
+  for (const page of pages) {
+    const small = page.runs[SIZES.small] ?? [];
+    const large = page.runs[SIZES.large] ?? [];
+    const ratio = median(page.ratios);
+    const errors = [...small, ...large].reduce((sum, run) => sum + run.errors, 0);
+    lines.push(
+      `| ${page.title} | ${median(small.map((r) => r.requestsPerSecond)).toFixed(0)} | ${median(small.map((r) => r.p99Ms)).toFixed(0)} | ` +
+        `${median(large.map((r) => r.requestsPerSecond)).toFixed(0)} | ${median(large.map((r) => r.p99Ms)).toFixed(0)} | ` +
+        `${ratio.toFixed(2)} (${page.ratios.map((r) => r.toFixed(2)).join(', ')}) | ${ratio >= 1 / 1.5 ? 'met' : 'NOT met'} | ${errors} |`,
+    );
+  }
+  return lines;
 }
 
 function format(report: StorageReport): string {
@@ -140,31 +269,34 @@ function format(report: StorageReport): string {
       .join(', ')}.`,
     '',
   );
-  if (report.pages.length > 0) {
-    lines.push(
-      `| scenario | ${SIZES.small} articles req/s | p99 ms | ${SIZES.large} articles req/s | p99 ms | ${SIZES.large} / ${SIZES.small} (rounds) | target ≥ 0.67 | errors |`,
-      '| :-- | --: | --: | --: | --: | --: | --: | --: |',
-    );
-    for (const page of report.pages) {
-      const small = page.runs[SIZES.small] ?? [];
-      const large = page.runs[SIZES.large] ?? [];
-      const ratio = median(page.ratios);
-      const errors = [...small, ...large].reduce((sum, run) => sum + run.errors, 0);
-      lines.push(
-        `| ${page.title} | ${median(small.map((r) => r.requestsPerSecond)).toFixed(0)} | ${median(small.map((r) => r.p99Ms)).toFixed(0)} | ` +
-          `${median(large.map((r) => r.requestsPerSecond)).toFixed(0)} | ${median(large.map((r) => r.p99Ms)).toFixed(0)} | ` +
-          `${ratio.toFixed(2)} (${page.ratios.map((r) => r.toFixed(2)).join(', ')}) | ${ratio >= 1 / 1.5 ? 'met' : 'NOT met'} | ${errors} |`,
-      );
-    }
-    lines.push('', ...searchRatios(report), '');
-  }
-  if (report.fullList.length > 0) {
-    const reads = report.fullList;
+  if (report.pages.length > 0) lines.push(...pageTable(report.pages), '', ...searchRatios(report), '');
+  for (const [label, reads] of [
+    ['service', report.fullList],
+    ['service compared', report.comparedFullList ?? []],
+  ] as const) {
+    if (reads.length === 0) continue;
     const first = reads[0] as FullListFigures;
     lines.push(
-      `Full list (${first.articles} articles, ${(first.bytes / 2 ** 20).toFixed(1)} MB), ${reads.length} reads one after another, medians: ` +
-        `first byte ${median(reads.map((r) => r.firstByteMs)).toFixed(0)} ms, total ${median(reads.map((r) => r.totalMs)).toFixed(0)} ms, ` +
-        `service peak RSS ${Math.max(...reads.map((r) => r.peakRssMb))} MB (targets: first byte < 1,000 ms, RSS < 300 MB).`,
+      `Full list, ${label} (${first.articles} articles, ${(first.bytes / 2 ** 20).toFixed(1)} MB), ${reads.length} reads, medians: ` +
+        `first byte ${median(reads.map((r) => r.firstByteMs)).toFixed(0)} ms, total ${median(reads.map((r) => r.totalMs)).toFixed(0)} ms ` +
+        `(${reads.map((r) => r.totalMs.toFixed(0)).join(', ')}), service peak RSS ${Math.max(...reads.map((r) => r.peakRssMb))} MB, ` +
+        `load ${reads.map((r) => r.loadAverage.toFixed(1)).join(', ')} (issue 18 targets on PostgreSQL: first byte ≤ 100 ms, total ≤ 2,000 ms, RSS ≤ 150 MB).`,
+    );
+  }
+  if (COMPARE) lines.push(`service compared: ${COMPARE}`);
+  if (report.spread) {
+    const { seedSeconds, pages } = report.spread;
+    const loads = pages.flatMap((page) => page.loadAverages ?? []);
+    lines.push(
+      '',
+      `Spread positions (${SPREAD_POSITIONS} over the id range, ${SPREAD_CLIENTS} clients) after a seed through the API ` +
+        `(${Object.entries(seedSeconds)
+          .map(([size, seconds]) => `${size} articles in ${seconds.toFixed(0)} s`)
+          .join(
+            ', ',
+          )}); load average at the runs' start ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}:`,
+      '',
+      ...pageTable(pages),
     );
   }
   return lines.join('\n');

@@ -1,4 +1,5 @@
 export type * from './ports/article-repository';
+export { STREAM_CHUNK_SIZE } from './ports/article-repository';
 export type * from './ports/clock';
 export type * from './ports/fingerprint';
 export type * from './ports/storage-probe';

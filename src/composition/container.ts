@@ -125,7 +125,7 @@ function useCaseModule(tracer: Tracer | undefined): ContainerModule {
       .inSingletonScope();
     bindUseCase(bind, UpdateArticle, [TOKENS.ArticleRepository, TOKENS.Clock], ['execute']);
     bindUseCase(bind, DeleteArticle, [TOKENS.ArticleRepository], ['execute']);
-    // `batches` is a generator: each batch it reads is a `page` call, and a span.
+    // `batches` (the streamed list) is a generator, not traced as a use case: its statements are.
     bindUseCase(bind, ListVisibleArticles, [TOKENS.ArticleRepository], ['page', 'execute']);
     bindUseCase(bind, GetArticle, [TOKENS.ArticleRepository], ['execute']);
     bindUseCase(bind, ListTags, [TOKENS.ArticleRepository], ['execute']);

@@ -7,12 +7,12 @@ import {
   CreateArticle,
   DeleteArticle,
   GetArticle,
-  LIST_BATCH_SIZE,
   ListCategories,
   ListTags,
   ListVisibleArticles,
   SeedArticles,
   ServiceLifecycle,
+  STREAM_CHUNK_SIZE,
   UpdateArticle,
 } from '../../src/application';
 import { InMemoryArticleRepository } from '../../src/infrastructure/persistence/memory/in-memory-article-repository';
@@ -30,17 +30,22 @@ class BrokenReadsRepository extends InMemoryArticleRepository {
   override async listVisible(): Promise<never> {
     throw new Error('relation "articles" does not exist at character 15 (password=hunter2)');
   }
+  // biome-ignore lint/correctness/useYield: it fails before its first chunk, as a broken statement would.
+  override async *streamVisible(): AsyncGenerator<never> {
+    throw new Error('relation "articles" does not exist at character 15 (password=hunter2)');
+  }
   override async findById(): Promise<never> {
     throw new TypeError("Cannot read properties of undefined (reading 'rows')");
   }
 }
 
-/** Reads the first page of the list, then fails the way a dropped database connection would. */
-class FailsAfterFirstPageRepository extends InMemoryArticleRepository {
-  private pagesRead = 0;
-  override async listVisible(...args: Parameters<InMemoryArticleRepository['listVisible']>) {
-    if (++this.pagesRead > 1) throw new Error('Connection terminated unexpectedly');
-    return super.listVisible(...args);
+/** Streams the first chunk of the list, then fails the way a dropped database connection would. */
+class FailsAfterFirstChunkRepository extends InMemoryArticleRepository {
+  override async *streamVisible(...args: Parameters<InMemoryArticleRepository['streamVisible']>) {
+    for await (const chunk of super.streamVisible(...args)) {
+      yield chunk;
+      throw new Error('Connection terminated unexpectedly');
+    }
   }
 }
 
@@ -118,8 +123,8 @@ describe('anything unexpected', () => {
   });
 
   it('a failure after the first byte of the streamed list cuts the connection and is logged', async () => {
-    const repository = new FailsAfterFirstPageRepository();
-    for (let n = 0; n < LIST_BATCH_SIZE + 1; n++) await repository.create(aNewArticle().build());
+    const repository = new FailsAfterFirstChunkRepository();
+    for (let n = 0; n < STREAM_CHUNK_SIZE + 1; n++) await repository.create(aNewArticle().build());
     const { logger, lines } = capturedLogger();
     const server = http.createServer(appOn(repository, logger));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

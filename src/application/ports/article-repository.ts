@@ -40,6 +40,12 @@ export interface VisibleArticlesPage extends VisibleArticlesFilter {
 }
 
 /**
+ * Articles per chunk of a stream: memory holds about one chunk (a few hundred KB of JSON) per
+ * list being answered, whatever the number of articles.
+ */
+export const STREAM_CHUNK_SIZE = 500;
+
+/**
  * A conditional write (HTTP If-Match): it applies only while the article's stored version is
  * one of `versions`; otherwise it throws ArticleChangedError and writes nothing. The check and
  * the write are atomic.
@@ -92,6 +98,14 @@ export interface ArticleRepository {
   findById(id: number): Promise<Article | null>;
   /** One page of visible articles; every statement it sends is bounded by `limit`, not by the table. */
   listVisible(page: VisibleArticlesPage): Promise<Article[]>;
+  /**
+   * Every visible article matching the filter, by id ascending, in chunks of at most
+   * STREAM_CHUNK_SIZE, read by one statement (one snapshot on the SQL storages) as the caller
+   * asks for them. A caller that stops early closes the generator (`return()`, or leaving a
+   * `for await`): the statement and its connection are released then. A storage failure before
+   * or between chunks rejects the pending `next()`.
+   */
+  streamVisible(filter: VisibleArticlesFilter): AsyncGenerator<Article[]>;
   /** Every tag or category, ordered by name. */
   listTerms(kind: TermKind): Promise<Term[]>;
 }

@@ -16,23 +16,17 @@ export interface VisibleArticlesPageInput extends ListVisibleArticlesInput {
 }
 
 /**
- * The whole list is read in pages of this many articles by id: memory holds one page at a time
- * whatever the number of articles, and each statement stays bounded.
- */
-export const LIST_BATCH_SIZE = 500;
-
-/**
- * How often a batch after the first is read again when the storage fails. By then the answer
- * has begun and cannot turn into a 503, so a retry (reads are safe to repeat, and the next batch
- * starts after the last id sent) is what still gives the client a whole list; a storage that
- * keeps failing cuts the answer as before. The waits (50, 100, 200 ms) let a pool drop the
- * connections that died together: on Debian's PostgreSQL 15 with every session ended every
- * 100 ms, two immediate retries still cut 2 lists in a run.
+ * How often the whole list is read on after the storage failed mid-list. By then the answer has
+ * begun and cannot turn into a 503, so a new statement from the last id sent (reads are safe to
+ * repeat) is what still gives the client a whole list; a storage that keeps failing cuts the
+ * answer. The waits (50, 100, 200 ms) let a pool drop the connections that died together: on
+ * Debian's PostgreSQL 15 with every session ended every 100 ms, two immediate retries still cut
+ * 2 lists in a run. A failure before the first chunk is not retried: the client gets its 503.
  */
 export const LATER_BATCH_RETRIES = 3;
 const FIRST_RETRY_WAIT_MS = 50;
 
-/** Visible articles by id ascending, as one page or as every one of them in batches. */
+/** Visible articles by id ascending, as one page or as every one of them in chunks. */
 export class ListVisibleArticles {
   constructor(private readonly articles: ArticleRepository) {}
 
@@ -41,27 +35,26 @@ export class ListVisibleArticles {
   }
 
   /**
-   * Every matching article, one batch at a time; the caller may stop early (a client that went
-   * away), and no further batch is read. An article created meanwhile with a greater id may be
-   * included; each article is yielded at most once.
+   * Every matching article, in chunks, from one statement read as the caller asks (the storage's
+   * stream); the caller may stop early (a client that went away): the stream is closed and no
+   * further chunk is read. After a storage failure mid-list the list goes on with a new stream
+   * after the last id yielded (a new snapshot: an article created meanwhile with a greater id may
+   * be included); each article is yielded at most once.
    */
   async *batches(input: ListVisibleArticlesInput = {}): AsyncGenerator<Article[]> {
     let after = input.after;
-    for (let retries = 0; ; retries = LATER_BATCH_RETRIES) {
-      const batch = await this.pageRetrying({ ...input, after, limit: LIST_BATCH_SIZE }, retries);
-      if (batch.length > 0) yield batch;
-      if (batch.length < LIST_BATCH_SIZE) return;
-      after = (batch[batch.length - 1] as Article).id;
-    }
-  }
-
-  private async pageRetrying(input: VisibleArticlesPageInput, retries: number): Promise<Article[]> {
-    for (let attempt = 0; ; attempt++) {
+    let started = false;
+    for (let failures = 0; ; failures++) {
       try {
-        return await this.page(input);
+        for await (const chunk of this.articles.streamVisible(visibleArticlesFilter({ ...input, after }))) {
+          started = true;
+          after = (chunk[chunk.length - 1] as Article).id;
+          yield chunk;
+        }
+        return;
       } catch (error) {
-        if (!(error instanceof StorageUnavailableError) || attempt >= retries) throw error;
-        await new Promise((resolve) => setTimeout(resolve, FIRST_RETRY_WAIT_MS * 2 ** attempt));
+        if (!started || !(error instanceof StorageUnavailableError) || failures >= LATER_BATCH_RETRIES) throw error;
+        await new Promise((resolve) => setTimeout(resolve, FIRST_RETRY_WAIT_MS * 2 ** failures));
       }
     }
   }

@@ -1,9 +1,9 @@
-import { CreateArticle, LIST_BATCH_SIZE } from '../../../src/application';
+import { CreateArticle, STREAM_CHUNK_SIZE } from '../../../src/application';
 import type { StorageKind } from '../../support/http-harness';
 import { useHarness } from './harness-per-suite';
 
 /** More than two batches, so that the streamed list is written from three reads at least. */
-const MANY = LIST_BATCH_SIZE * 2 + 150;
+const MANY = STREAM_CHUNK_SIZE * 2 + 150;
 
 export function streamedListSuite(kind: StorageKind): void {
   describe('GET /article without limit: the streamed whole list', () => {
@@ -48,7 +48,7 @@ export function streamedListSuite(kind: StorageKind): void {
       expect(response.headers['content-length']).toBeUndefined();
       const parsed = JSON.parse(response.text);
       const expected = await pagedList('');
-      expect(expected.length).toBeGreaterThan(LIST_BATCH_SIZE * 2);
+      expect(expected.length).toBeGreaterThan(STREAM_CHUNK_SIZE * 2);
       expect(parsed).toEqual({ statusCode: 10000, data: expected, message: 'Success' });
     });
 

@@ -2,23 +2,34 @@ import {
   CreateArticle,
   GetArticle,
   LATER_BATCH_RETRIES,
-  LIST_BATCH_SIZE,
   ListVisibleArticles,
+  STREAM_CHUNK_SIZE,
 } from '../../../src/application';
 import { type Article, StorageUnavailableError } from '../../../src/domain';
 import { InMemoryArticleRepository } from '../../../src/infrastructure/persistence/memory/in-memory-article-repository';
 import { aCreateInput } from '../../support/builders';
 import { TestClock } from '../../support/test-clock';
 
-/** Counts the pages a use case reads, on the real in-memory store. */
+/** Counts the streams and chunks a use case reads, on the real in-memory store. */
 class CountingRepository extends InMemoryArticleRepository {
-  pagesRead = 0;
-  /** Page reads (1-based) that fail as an unreachable storage would. */
-  failingReads = new Set<number>();
-  override async listVisible(...args: Parameters<InMemoryArticleRepository['listVisible']>): Promise<Article[]> {
-    this.pagesRead++;
-    if (this.failingReads.has(this.pagesRead)) throw new StorageUnavailableError();
-    return super.listVisible(...args);
+  streamsOpened = 0;
+  chunksRead = 0;
+  streamsClosed = 0;
+  /** Per stream (1-based): fail as an unreachable storage would after this many chunks. */
+  failures = new Map<number, number>();
+  override async *streamVisible(...args: Parameters<InMemoryArticleRepository['streamVisible']>) {
+    const stream = ++this.streamsOpened;
+    let chunks = 0;
+    try {
+      if (this.failures.get(stream) === 0) throw new StorageUnavailableError();
+      for await (const chunk of super.streamVisible(...args)) {
+        this.chunksRead++;
+        yield chunk;
+        if (this.failures.get(stream) === ++chunks) throw new StorageUnavailableError();
+      }
+    } finally {
+      this.streamsClosed++;
+    }
   }
 }
 
@@ -87,49 +98,55 @@ describe('reading articles', () => {
       expect(await listArticles.execute({ q: 'hidden' })).toEqual([]);
     });
 
-    it(`reads the whole list in batches of ${LIST_BATCH_SIZE}, each article once, in id order`, async () => {
-      for (let n = 0; n < LIST_BATCH_SIZE * 2; n++) await createArticle.execute(aCreateInput({ title: `n${n}` }));
-      repository.pagesRead = 0;
+    it(`reads the whole list as one stream in chunks of ${STREAM_CHUNK_SIZE}, each article once, in id order`, async () => {
+      for (let n = 0; n < STREAM_CHUNK_SIZE * 2; n++) await createArticle.execute(aCreateInput({ title: `n${n}` }));
 
       const batches: Article[][] = [];
       for await (const batch of listArticles.batches()) batches.push(batch);
 
-      expect(batches.map((batch) => batch.length)).toEqual([LIST_BATCH_SIZE, LIST_BATCH_SIZE, 3]);
+      expect(batches.map((batch) => batch.length)).toEqual([STREAM_CHUNK_SIZE, STREAM_CHUNK_SIZE, 3]);
       const ids = batches.flat().map((article) => article.id);
       expect(ids).toEqual([...ids].sort((a, b) => a - b));
       expect(new Set(ids).size).toBe(ids.length);
-      expect(repository.pagesRead).toBe(3);
+      expect([repository.streamsOpened, repository.streamsClosed]).toEqual([1, 1]);
     });
 
-    it('reads a later batch again when the storage fails, and gives up after the retries', async () => {
-      for (let n = 0; n < LIST_BATCH_SIZE * 2; n++) await createArticle.execute(aCreateInput({ title: `n${n}` }));
+    it('goes on after the last article sent when the storage fails mid-list, and gives up after the retries', async () => {
+      for (let n = 0; n < STREAM_CHUNK_SIZE * 2; n++) await createArticle.execute(aCreateInput({ title: `n${n}` }));
       const everything = await listArticles.execute();
-      repository.pagesRead = 0;
-      // The second batch fails twice, then is read: the list is whole, each article once.
-      repository.failingReads = new Set([2, 3]);
+      repository.streamsOpened = 0;
+      // The first stream fails after one chunk, the next one before any: the third finishes the list.
+      repository.failures = new Map([
+        [1, 1],
+        [2, 0],
+      ]);
       await expect(listArticles.execute()).resolves.toEqual(everything);
+      expect(repository.streamsOpened).toBe(3);
 
-      repository.pagesRead = 0;
-      repository.failingReads = new Set(Array.from({ length: LATER_BATCH_RETRIES + 1 }, (_, i) => i + 2));
+      repository.streamsOpened = 0;
+      repository.failures = new Map([
+        [1, 1],
+        ...Array.from({ length: LATER_BATCH_RETRIES }, (_, i) => [i + 2, 0] as const),
+      ]);
       await expect(listArticles.execute()).rejects.toBeInstanceOf(StorageUnavailableError);
+      expect(repository.streamsOpened).toBe(LATER_BATCH_RETRIES + 1);
     });
 
-    it('does not retry the first batch: the client can still be answered 503', async () => {
-      repository.pagesRead = 0;
-      repository.failingReads = new Set([1]);
+    it('does not retry before the first chunk: the client can still be answered 503', async () => {
+      repository.failures = new Map([[1, 0]]);
       await expect(listArticles.batches().next()).rejects.toBeInstanceOf(StorageUnavailableError);
-      expect(repository.pagesRead).toBe(1);
+      expect(repository.streamsOpened).toBe(1);
     });
 
-    it('reads no further batch once the caller stops', async () => {
-      for (let n = 0; n < LIST_BATCH_SIZE * 2; n++) await createArticle.execute(aCreateInput({ title: `n${n}` }));
-      repository.pagesRead = 0;
+    it('closes the stream, and reads no further chunk, once the caller stops', async () => {
+      for (let n = 0; n < STREAM_CHUNK_SIZE * 2; n++) await createArticle.execute(aCreateInput({ title: `n${n}` }));
 
       const batches = listArticles.batches();
       await batches.next();
       await batches.return(undefined);
 
-      expect(repository.pagesRead).toBe(1);
+      expect(repository.chunksRead).toBe(1);
+      expect(repository.streamsClosed).toBe(1);
       await expect(batches.next()).resolves.toEqual({ done: true, value: undefined });
     });
   });

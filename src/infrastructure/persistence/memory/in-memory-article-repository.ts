@@ -1,11 +1,13 @@
-import type {
-  ArticleChanges,
-  ArticleRepository,
-  ExpectedVersions,
-  IdempotencyClaim,
-  KeyedCreateOutcome,
-  NewArticle,
-  VisibleArticlesPage,
+import {
+  type ArticleChanges,
+  type ArticleRepository,
+  type ExpectedVersions,
+  type IdempotencyClaim,
+  type KeyedCreateOutcome,
+  type NewArticle,
+  STREAM_CHUNK_SIZE,
+  type VisibleArticlesFilter,
+  type VisibleArticlesPage,
 } from '../../../application';
 import {
   type Article,
@@ -135,21 +137,45 @@ export class InMemoryArticleRepository implements ArticleRepository {
   }
 
   async listVisible(page: VisibleArticlesPage): Promise<Article[]> {
-    const tagId = page.tagName === undefined ? undefined : (this.termIdsByName.tag.get(page.tagName) ?? null);
-    const categoryId =
-      page.categoryName === undefined ? undefined : (this.termIdsByName.category.get(page.categoryName) ?? null);
-    const afterId = page.afterId ?? 0;
     const found: Article[] = [];
-    // Map iteration follows insertion order, which is id order.
-    for (const article of this.articles.values()) {
+    if (page.limit <= 0) return found;
+    for (const article of this.visibleMatching(page)) {
+      found.push(article);
       if (found.length === page.limit) break;
+    }
+    return found;
+  }
+
+  /**
+   * One live walk over the store, as the SQL adapters' one statement: chunks are taken as they
+   * are asked for, and an await between them lets other work run. A Map's iterator goes on
+   * correctly while entries are added and deleted, so each article is yielded at most once.
+   */
+  async *streamVisible(filter: VisibleArticlesFilter): AsyncGenerator<Article[]> {
+    let chunk: Article[] = [];
+    for (const article of this.visibleMatching(filter)) {
+      chunk.push(article);
+      if (chunk.length === STREAM_CHUNK_SIZE) {
+        yield chunk;
+        chunk = [];
+      }
+    }
+    if (chunk.length > 0) yield chunk;
+  }
+
+  /** The visible articles the filter matches, by id ascending (a Map iterates in insertion order). */
+  private *visibleMatching(filter: VisibleArticlesFilter): Generator<Article> {
+    const tagId = filter.tagName === undefined ? undefined : (this.termIdsByName.tag.get(filter.tagName) ?? null);
+    const categoryId =
+      filter.categoryName === undefined ? undefined : (this.termIdsByName.category.get(filter.categoryName) ?? null);
+    const afterId = filter.afterId ?? 0;
+    for (const article of this.articles.values()) {
       if (!article.visible || article.id <= afterId) continue;
       if (tagId !== undefined && (tagId === null || !article.tagIds.includes(tagId))) continue;
       if (categoryId !== undefined && (categoryId === null || !article.categoryIds.includes(categoryId))) continue;
-      if (page.foldedQuery !== undefined && !containsFolded(article.search, page.foldedQuery)) continue;
-      found.push(this.toArticle(article));
+      if (filter.foldedQuery !== undefined && !containsFolded(article.search, filter.foldedQuery)) continue;
+      yield this.toArticle(article);
     }
-    return found;
   }
 
   async listTerms(kind: TermKind): Promise<Term[]> {

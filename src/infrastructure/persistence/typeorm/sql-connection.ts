@@ -1,4 +1,5 @@
-import type Database from 'better-sqlite3';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import Database from 'better-sqlite3';
 import type { PoolClient } from 'pg';
 import type { SqlStatement } from './article-statements';
 
@@ -53,20 +54,71 @@ export class SqliteConnection implements SqlConnection {
   ) {}
 
   async query<Row>(statement: SqlStatement, values: readonly unknown[]): Promise<Row[]> {
+    const prepared = this.statementFor(statement);
+    const bound = this.bind(statement, values);
+    if (prepared.reader) return prepared.all(bound) as Row[];
+    prepared.run(bound);
+    return [];
+  }
+
+  private entryFor(statement: SqlStatement) {
     let entry = this.prepared.get(statement.text);
     if (!entry) {
       const numbers = [...new Set([...statement.text.matchAll(/@p(\d+)/g)].map((match) => Number(match[1])))];
       entry = { statement: this.db.prepare(statement.text), numbers };
       this.prepared.set(statement.text, entry);
     }
+    return entry;
+  }
+
+  private statementFor(statement: SqlStatement): Database.Statement {
+    return this.entryFor(statement).statement;
+  }
+
+  /** The values a statement uses, by their names (`p1` for the first). */
+  private bind(statement: SqlStatement, values: readonly unknown[]): Record<string, unknown> {
     const bound: Record<string, unknown> = {};
-    for (const n of entry.numbers) bound[`p${n}`] = values[n - 1];
-    if (entry.statement.reader) return entry.statement.all(bound) as Row[];
-    entry.statement.run(bound);
-    return [];
+    for (const n of this.entryFor(statement).numbers) bound[`p${n}`] = values[n - 1];
+    return bound;
+  }
+
+  /**
+   * better-sqlite3's iterator: one statement, one read transaction (a snapshot in WAL mode) for
+   * its whole life, rows decoded one at a time. SQLite is synchronous, so a chunk is read in one
+   * go and the next only after a turn of the event loop, so that other requests run between.
+   * While the iterator is open this connection cannot run anything else: the repository streams
+   * on a connection of its own.
+   */
+  async *stream<Row>(statement: SqlStatement, values: readonly unknown[], chunkSize: number): AsyncGenerator<Row[]> {
+    const rows = this.statementFor(statement).iterate(this.bind(statement, values)) as IterableIterator<Row>;
+    try {
+      for (;;) {
+        const chunk: Row[] = [];
+        while (chunk.length < chunkSize) {
+          const next = rows.next();
+          if (next.done) break;
+          chunk.push(next.value);
+        }
+        if (chunk.length > 0) yield chunk;
+        if (chunk.length < chunkSize) return;
+        await nextTurn();
+      }
+    } finally {
+      rows.return?.();
+    }
   }
 
   discard(): void {
     // One connection for the whole process: there is nothing to replace it with.
   }
+}
+
+/**
+ * A read-only connection to a SQLite file for one stream. It waits for a lock as the main
+ * connection does (busy_timeout); in WAL mode a reader is blocked only while the file recovers.
+ */
+export function openSqliteReader(file: string): Database.Database {
+  const reader = new Database(file, { readonly: true, fileMustExist: true });
+  reader.pragma('busy_timeout = 5000');
+  return reader;
 }

@@ -21,6 +21,10 @@ export interface SqlDialect {
   jsonArrayOf(value: string, orderBy: string): string;
   /** The larger of two values. */
   greatest: 'GREATEST' | 'MAX';
+  /** The value of a LIMIT parameter that limits nothing (PostgreSQL: NULL; SQLite: a negative number). */
+  unlimited: null | number;
+  /** A stream joins its links aggregated per article (PostgreSQL), or reads them per row (SQLite); see termIdsOf. */
+  aggregatesLinksByJoin: boolean;
   /** Opens a write transaction. */
   begin: string;
   /** Appended to a SELECT that reads the row a transaction is about to change. */
@@ -70,6 +74,8 @@ export const POSTGRES_DIALECT: SqlDialect = {
                     ORDER BY t.name), '[]')`,
   jsonArrayOf: (value, orderBy) => `json_agg(${value} ORDER BY ${orderBy})`,
   greatest: 'GREATEST',
+  unlimited: null,
+  aggregatesLinksByJoin: true,
   begin: 'BEGIN',
   lockRow: ' FOR UPDATE',
   combinesWrites: true,
@@ -103,6 +109,8 @@ export const SQLITE_DIALECT: SqlDialect = {
                     ORDER BY t.name)`,
   jsonArrayOf: (value, orderBy) => `json_group_array(${value} ORDER BY ${orderBy})`,
   greatest: 'MAX',
+  unlimited: -1,
+  aggregatesLinksByJoin: false,
   begin: 'BEGIN IMMEDIATE',
   lockRow: '',
   combinesWrites: false,

@@ -1,14 +1,16 @@
 import type { Tracer } from '@opentelemetry/api';
-import { Mutex } from 'async-mutex';
+import { E_TIMEOUT, Mutex, Semaphore, type SemaphoreInterface, withTimeout } from 'async-mutex';
 import type { DataSource, ReplicationMode } from 'typeorm';
-import type {
-  ArticleChanges,
-  ArticleRepository,
-  ExpectedVersions,
-  IdempotencyClaim,
-  KeyedCreateOutcome,
-  NewArticle,
-  VisibleArticlesPage,
+import {
+  type ArticleChanges,
+  type ArticleRepository,
+  type ExpectedVersions,
+  type IdempotencyClaim,
+  type KeyedCreateOutcome,
+  type NewArticle,
+  STREAM_CHUNK_SIZE,
+  type VisibleArticlesFilter,
+  type VisibleArticlesPage,
 } from '../../../application';
 import {
   type Article,
@@ -31,7 +33,13 @@ import { type IdempotencyStatements, idempotencyStatements } from './idempotency
 import { POSTGRES_LIMITS } from './postgres-limits';
 import { type PrimaryBreaker, primaryStateAfter } from './primary-breaker';
 import { REPLICA_LAG_STATEMENT, type ReadNode, type ReplicaReads } from './replica-reads';
-import { PgConnection, type SqlConnection, SqliteConnection, type SqlitePreparedStatements } from './sql-connection';
+import {
+  openSqliteReader,
+  PgConnection,
+  type SqlConnection,
+  SqliteConnection,
+  type SqlitePreparedStatements,
+} from './sql-connection';
 import { POSTGRES_DIALECT, SQLITE_DIALECT, type SqlDialect } from './sql-dialect';
 import { withinDeadline } from './storage-deadline';
 import { translateStorageError } from './storage-errors';
@@ -92,6 +100,29 @@ interface KindedTerm extends Term {
   kind: TermKind;
 }
 
+/** A row of a stream statement: the article, and its term ids in name order (JSON arrays; PostgreSQL: null for none). */
+interface StreamRow extends ArticleRow {
+  tagIds: unknown;
+  categoryIds: unknown;
+}
+
+/** The terms a stream has read, by id: terms never change once created, so they can be reused. */
+type KnownTerms = Record<TermKind, Map<string, Term>>;
+
+/** Pool connections that streams leave to the other requests (PostgreSQL). */
+const STREAM_FREE_CONNECTIONS = 2;
+/**
+ * How long a stream waits for one of its slots: as long as any call waits for a pooled
+ * connection, so that a list too is answered (perhaps with its 503) within the 3 s bound.
+ */
+const STREAM_SLOT_WAIT_MS = POSTGRES_LIMITS.connectMs;
+
+/** A stream keeps at most about this many terms (a few MB). */
+const KNOWN_TERMS_LIMIT = 10_000;
+
+/** No term names to look up (findTerms by ids only). */
+const NO_NAMES: Record<TermKind, readonly string[]> = { tag: [], category: [] };
+
 type References = Record<TermKind, readonly TermReference[]>;
 
 const STATEMENTS = { postgres: articleStatements(POSTGRES_DIALECT), sqlite: articleStatements(SQLITE_DIALECT) };
@@ -135,6 +166,12 @@ export class TypeOrmArticleRepository implements ArticleRepository {
   private readonly sqliteLock: Mutex | null;
   private readonly sqliteStatements: SqlitePreparedStatements = new Map();
   private readonly tracer: Tracer | null;
+  /**
+   * PostgreSQL: a stream holds its connection until the list is written, so streams together
+   * may hold all but STREAM_FREE_CONNECTIONS of the pool; the other requests always find one.
+   * A stream waits for a slot up to STREAM_SLOT_WAIT_MS, then is answered 503.
+   */
+  private readonly streamSlots: SemaphoreInterface | null;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -149,6 +186,10 @@ export class TypeOrmArticleRepository implements ArticleRepository {
     this.breaker = postgres ? (options.primaryBreaker ?? null) : null;
     this.sqliteLock = postgres ? null : new Mutex();
     this.tracer = options.tracer ?? null;
+    const poolSize = (dataSource.options as { extra?: { max?: number } }).extra?.max ?? POSTGRES_LIMITS.poolSize;
+    this.streamSlots = postgres
+      ? withTimeout(new Semaphore(Math.max(1, poolSize - STREAM_FREE_CONNECTIONS)), STREAM_SLOT_WAIT_MS)
+      : null;
   }
 
   create(article: NewArticle): Promise<Article> {
@@ -273,6 +314,154 @@ export class TypeOrmArticleRepository implements ArticleRepository {
       const links = await connection.query<LinkRow>(this.sql.linksOfArticles, [ids]);
       return attachLinks(rows, links, this.dialect);
     });
+  }
+
+  /**
+   * The whole list as one statement read in chunks: on PostgreSQL through a cursor (DECLARE,
+   * then FETCH) in a read-only transaction on a pooled connection of the primary, held until
+   * the stream ends; on SQLite through an iterator on a read-only connection of its own, so
+   * that the one read-write connection stays free for every other request meanwhile. Each
+   * chunk's terms come from the ones this stream has read already, or one findTerms for those
+   * it has not (terms never change once created).
+   */
+  async *streamVisible(filter: VisibleArticlesFilter): AsyncGenerator<Article[]> {
+    const shape = filterShapeOf(filter);
+    const statement = this.sql.streamOfVisible(shape);
+    const values = [filter.afterId ?? 0, this.dialect.unlimited, ...filterValues(this.dialect, filter, shape)];
+    // After shutdown (or before the database was first reached) there is no connection: retry later.
+    if (!this.dataSource.isInitialized) throw new StorageUnavailableError();
+    const known: KnownTerms = { tag: new Map(), category: new Map() };
+    try {
+      if (!this.sqliteLock) {
+        yield* this.postgresStreamOnAReplicaFirst(statement, values, known);
+        return;
+      }
+      for await (const rows of this.sqliteStream(statement, values)) {
+        yield await this.withTerms(rows, known, (ids) =>
+          this.call(PRIMARY_READ, (connection) => this.findTerms(connection, ids, NO_NAMES)),
+        );
+      }
+    } catch (error) {
+      throw translateStorageError(error);
+    }
+  }
+
+  /**
+   * The stream on a replica when reads go there (so that the whole list, like pages, is served
+   * while the primary is away); a replica that fails before the first chunk is skipped like for
+   * any read, and the list is read on the primary instead.
+   */
+  private async *postgresStreamOnAReplicaFirst(
+    select: SqlStatement,
+    values: unknown[],
+    known: KnownTerms,
+  ): AsyncGenerator<Article[]> {
+    const replicas = this.replicaReads;
+    if (replicas?.useReplica()) {
+      let started = false;
+      try {
+        for await (const chunk of this.postgresStream('slave', select, values, known)) {
+          if (!started) replicas.served('replica');
+          started = true;
+          yield chunk;
+        }
+        return;
+      } catch (error) {
+        const translated = translateStorageError(error);
+        if (started || !(translated instanceof StorageUnavailableError)) throw translated;
+        replicas.failed();
+      }
+    }
+    yield* this.postgresStream('master', select, values, known);
+    replicas?.served('primary');
+  }
+
+  /**
+   * A SQL cursor rather than a protocol-level portal (pg-cursor): between two FETCHes the
+   * connection is free for the terms lookup in the same transaction, and each FETCH is a
+   * statement of its own, so statement_timeout bounds each one and the server's
+   * idle-in-transaction timeout ends a stream whose client stopped reading. The cursor is closed
+   * and the transaction ended before the connection goes back to the pool; after any failure the
+   * connection is discarded instead (it may be mid-statement or in an aborted transaction).
+   */
+  private async *postgresStream(
+    mode: ReplicationMode,
+    select: SqlStatement,
+    values: unknown[],
+    known: KnownTerms,
+  ): AsyncGenerator<Article[]> {
+    let releaseSlot: () => void;
+    try {
+      [, releaseSlot] = await (this.streamSlots as SemaphoreInterface).acquire();
+    } catch (error) {
+      if (error === E_TIMEOUT) throw new StorageUnavailableError({ cause: error });
+      throw error;
+    }
+    const runner = this.dataSource.createQueryRunner(mode);
+    let connection: PgConnection | undefined;
+    let failed = false;
+    const query = async <Row>(statement: SqlStatement, queryValues: unknown[]) => {
+      try {
+        return await withinDeadline(
+          (connection as PgConnection).query<Row>(statement, queryValues),
+          // A replica that does not answer soon is left for the primary, as for any read.
+          mode === 'slave' ? REPLICA_READ_DEADLINE_MS : POSTGRES_LIMITS.callDeadlineMs,
+        );
+      } catch (error) {
+        failed = true;
+        // The runner was released under us: its connection failed while we used it.
+        if (runner.isReleased && !(error instanceof DomainError)) throw new StorageUnavailableError({ cause: error });
+        throw error;
+      }
+    };
+    try {
+      try {
+        connection = new PgConnection(await runner.connect(), this.prepared);
+      } catch (error) {
+        throw new StorageUnavailableError({ cause: error });
+      }
+      await query(this.sql.beginReadOnly, []);
+      await query(this.sql.declareStream(select), values);
+      const fetch = this.sql.fetchStream(STREAM_CHUNK_SIZE);
+      for (;;) {
+        const rows = await query<StreamRow>(fetch, []);
+        if (rows.length > 0)
+          yield await this.withTerms(rows, known, (ids) =>
+            query<KindedTerm>(this.sql.findTerms, findTermsValues(ids, NO_NAMES)),
+          );
+        if (rows.length < STREAM_CHUNK_SIZE) break;
+      }
+    } finally {
+      // Also reached when the caller stops between two chunks: the connection is idle then.
+      // COMMIT also closes the cursor (it is not WITH HOLD).
+      if (connection && !failed) await query(this.sql.commit, []).catch(() => {});
+      if (failed) connection?.discard();
+      await runner.release();
+      releaseSlot();
+    }
+  }
+
+  /**
+   * A file database: a read-only connection opened for this stream (WAL lets it read one
+   * snapshot while the read-write connection commits). An in-memory database has one connection,
+   * which a stream must not hold (the terms lookup and every other call need it): its list, in
+   * memory whole already, is read at once and handed out in chunks.
+   */
+  private async *sqliteStream(statement: SqlStatement, values: unknown[]): AsyncGenerator<StreamRow[]> {
+    const file = (this.dataSource.options as { database: string }).database;
+    if (file === ':memory:') {
+      const rows = await this.call(PRIMARY_READ, (connection) => connection.query<StreamRow>(statement, values));
+      for (let start = 0; start < rows.length; start += STREAM_CHUNK_SIZE) {
+        yield rows.slice(start, start + STREAM_CHUNK_SIZE);
+      }
+      return;
+    }
+    const reader = openSqliteReader(file);
+    try {
+      yield* new SqliteConnection(reader, new Map()).stream<StreamRow>(statement, values, STREAM_CHUNK_SIZE);
+    } finally {
+      reader.close();
+    }
   }
 
   listTerms(kind: TermKind): Promise<Term[]> {
@@ -491,10 +680,7 @@ export class TypeOrmArticleRepository implements ArticleRepository {
     ids: Record<TermKind, readonly string[]>,
     names: Record<TermKind, readonly string[]>,
   ): Promise<KindedTerm[]> {
-    return connection.query<KindedTerm>(
-      this.sql.findTerms,
-      TERM_KINDS.flatMap((kind) => [JSON.stringify(ids[kind]), JSON.stringify(names[kind])]),
-    );
+    return connection.query<KindedTerm>(this.sql.findTerms, findTermsValues(ids, names));
   }
 
   /** Statements that share their values, in order (one where the dialect combines writes). */
@@ -584,6 +770,41 @@ export class TypeOrmArticleRepository implements ArticleRepository {
       ? new SqliteConnection(native as ConstructorParameters<typeof SqliteConnection>[0], this.sqliteStatements)
       : new PgConnection(native as ConstructorParameters<typeof PgConnection>[0], this.prepared);
     return this.tracer ? new TracedSqlConnection(connection, this.tracer, this.dialect.name) : connection;
+  }
+
+  /**
+   * The chunk's articles with their terms: those this stream has met already, and the others
+   * read with one lookup. The terms kept are bounded: past KNOWN_TERMS_LIMIT they are dropped
+   * and read again as needed.
+   */
+  private async withTerms(
+    rows: readonly StreamRow[],
+    known: KnownTerms,
+    lookup: (ids: Record<TermKind, string[]>) => Promise<KindedTerm[]>,
+  ): Promise<Article[]> {
+    if (known.tag.size + known.category.size > KNOWN_TERMS_LIMIT) {
+      known.tag.clear();
+      known.category.clear();
+    }
+    const linked = rows.map((row) => ({
+      tag: this.dialect.decodeJson<string[] | null>(row.tagIds) ?? [],
+      category: this.dialect.decodeJson<string[] | null>(row.categoryIds) ?? [],
+    }));
+    const missing: Record<TermKind, Set<string>> = { tag: new Set(), category: new Set() };
+    for (const ids of linked) {
+      for (const kind of TERM_KINDS) for (const id of ids[kind]) if (!known[kind].has(id)) missing[kind].add(id);
+    }
+    if (missing.tag.size + missing.category.size > 0) {
+      for (const row of await lookup({ tag: [...missing.tag], category: [...missing.category] })) {
+        known[row.kind].set(row.id, toTerm(row));
+      }
+    }
+    const termsOf = (kind: TermKind, ids: readonly string[]) =>
+      ids.map((id) => known[kind].get(id)).filter((term): term is Term => term !== undefined);
+    return rows.map((row, index) => {
+      const ids = linked[index] as Record<TermKind, string[]>;
+      return { ...articleFields(row), tags: termsOf('tag', ids.tag), categories: termsOf('category', ids.category) };
+    });
   }
 
   private toArticle(row: ArticleRow): Article {
@@ -722,6 +943,11 @@ function newTerms(references: readonly TermReference[], isNew: (name: string) =>
     .filter((reference) => isNew(reference.name))
     .map(({ name, description }) => ({ id: newTermId(), name, description }))
     .sort((a, b) => compareByCodePoint(a.name, b.name));
+}
+
+/** The values of findTerms: tags' ids and names, then categories'. */
+function findTermsValues(ids: Record<TermKind, readonly string[]>, names: Record<TermKind, readonly string[]>) {
+  return TERM_KINDS.flatMap((kind) => [JSON.stringify(ids[kind]), JSON.stringify(names[kind])]);
 }
 
 const idsJson = (terms: readonly Term[]) => JSON.stringify(terms.map((term) => term.id));
