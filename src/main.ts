@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import cluster from 'node:cluster';
 import { type AppConfig, ConfigError, loadConfig } from './infrastructure/config/config';
 import { createLogger } from './infrastructure/logging/logger';
+import { describeSqliteBindingFailure } from './infrastructure/persistence/typeorm/sqlite-binding-failure';
 import { runClusterPrimary } from './process/cluster-primary';
 import { serve } from './process/serve';
 
@@ -26,6 +27,7 @@ function readConfigOrExit(): AppConfig {
 }
 
 main().catch((error: unknown) => {
-  console.error('Failed to start:', error instanceof Error ? error.message : error);
+  const message = describeSqliteBindingFailure(error) ?? (error instanceof Error ? error.message : error);
+  console.error('Failed to start:', message);
   process.exit(1);
 });
