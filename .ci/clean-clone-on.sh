@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Usage: .ci/clean-clone-on.sh <node major> <npm major>
+# Usage: .ci/clean-clone-on.sh <node major> <npm major> [jest projects, default: unit contract http]
 # A clean clone of this checkout installed and tested with that Node.js line and that npm, as a
-# newcomer with them would: `npm ci`, `npm start` answers on SQLite, then the unit, contract and
-# HTTP tests. A clone of its own, so the checkout's node_modules stay as the main run made them.
+# newcomer with them would: `npm ci`, `npm start` answers on SQLite, then the tests of those Jest
+# projects. A clone of its own, so the checkout's node_modules stay as the main run made them.
 set -euo pipefail
 node_major=$1
 npm_major=$2
+projects=${3:-unit contract http}
 checkout="$(cd "$(dirname "$0")/.." && pwd)"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -31,5 +32,6 @@ npm ci --no-audit --no-fund
 bash .ci/smoke-start.sh
 # Not npm test: its pretest would build and install Debian packages again, and the browser test
 # does not depend on the Node.js line. npm start above has built dist/ for the HTTP tests.
-npx jest --selectProjects unit contract http
+# shellcheck disable=SC2086 # one word per project
+npx jest --selectProjects $projects
 echo "== Node $node_major, npm $npm_major: passed in $SECONDS s"
