@@ -4,6 +4,7 @@ import './instrumentation';
 import cluster from 'node:cluster';
 import { type AppConfig, ConfigError, loadConfig } from './infrastructure/config/config';
 import { createLogger } from './infrastructure/logging/logger';
+import { describeSqliteBindingFailure } from './infrastructure/persistence/typeorm/sqlite-binding-failure';
 import { startedTracing } from './instrumentation';
 import { runClusterPrimary } from './process/cluster-primary';
 import { serve } from './process/serve';
@@ -31,6 +32,7 @@ function readConfigOrExit(): AppConfig {
 }
 
 main().catch((error: unknown) => {
-  console.error('Failed to start:', error instanceof Error ? error.message : error);
+  const message = describeSqliteBindingFailure(error) ?? (error instanceof Error ? error.message : error);
+  console.error('Failed to start:', message);
   process.exit(1);
 });

@@ -3,6 +3,7 @@ import type { DataSource } from 'typeorm';
 import { ConfigError, describeDatabase, loadConfig } from './infrastructure/config/config';
 import { CONNECT_BACKOFF } from './infrastructure/persistence/data-source-connector';
 import { openDataSource, type SqlDatabaseConfig } from './infrastructure/persistence/typeorm/data-source';
+import { describeSqliteBindingFailure } from './infrastructure/persistence/typeorm/sqlite-binding-failure';
 
 /** How long `npm run migrate` waits for a database that is not there yet, as in a deploy that starts both. */
 const WAIT_FOR_DATABASE_MS = 60_000;
@@ -40,7 +41,8 @@ async function openWithin(database: SqlDatabaseConfig, waitMs: number): Promise<
   }
 }
 
-const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
+const describe = (error: unknown) =>
+  describeSqliteBindingFailure(error) ?? (error instanceof Error ? error.message : String(error));
 
 migrate().catch((error: unknown) => {
   console.error(
