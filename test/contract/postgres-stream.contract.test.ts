@@ -48,7 +48,8 @@ describe('the streamed list on PostgreSQL: cursor and connection', () => {
   beforeAll(async () => {
     database = await createPostgresDatabase();
     dataSource = await openDataSource({ kind: 'postgres', url: database.url, poolSize: POOL_SIZE });
-    repository = new TypeOrmArticleRepository(dataSource);
+    // Streams here wait for a slot as long as the test needs; the bound itself has its own test.
+    repository = new TypeOrmArticleRepository(dataSource, { streamSlotWaitMs: 60_000 });
     for (let n = 0; n < ARTICLES; n++) {
       await repository.create(
         aNewArticle()
@@ -87,6 +88,19 @@ describe('the streamed list on PostgreSQL: cursor and connection', () => {
     expect(pool().idleCount).toBe(pool().totalCount);
     expect(pool().totalCount).toBeLessThanOrEqual(POOL_SIZE);
     await expect(readAll(repository.streamVisible({}))).resolves.toHaveLength(ARTICLES);
+  });
+
+  it('answers 503 to a stream that finds no slot within its wait, and leaves the pool as it was', async () => {
+    const impatient = new TypeOrmArticleRepository(dataSource, { streamSlotWaitMs: 200 });
+    const first = impatient.streamVisible({});
+    await first.next();
+    try {
+      await expect(impatient.streamVisible({}).next()).rejects.toBeInstanceOf(StorageUnavailableError);
+      await expect(impatient.listVisible({ limit: 5 })).resolves.toHaveLength(5);
+    } finally {
+      await first.return(undefined);
+    }
+    expect(pool().idleCount).toBe(pool().totalCount);
   });
 
   it('streams leave connections to the other requests: a second stream waits for the first, a page does not', async () => {

@@ -22,7 +22,7 @@ describe('use-case spans', () => {
     await closeContainer(container);
   });
 
-  it('name each call, record an expected outcome without marking an error, and trace each page a list reads', async () => {
+  it('name each call, record an expected outcome without marking an error, and trace a page and a whole list', async () => {
     const exporter = new InMemorySpanExporter();
     const provider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter })] });
     const container = await buildContainer(config, {
@@ -32,6 +32,7 @@ describe('use-case spans', () => {
 
     const created = await container.get(CreateArticle).execute({ title: 'Spanned', content: 'x', visible: true });
     await expect(container.get(DeleteArticle).execute({ id: created.id + 1 })).rejects.toThrow('does not exist');
+    expect(await container.get(ListVisibleArticles).page({ limit: 5 })).toHaveLength(1);
     expect(await container.get(ListVisibleArticles).execute()).toHaveLength(1);
 
     const spans = exporter.getFinishedSpans();

@@ -48,6 +48,8 @@ import { TracedSqlConnection } from './traced-sql-connection';
 import { type FilterShape, filterShapeOf, filterValues, PROBE_IDS } from './visible-articles-filter';
 
 export interface TypeOrmArticleRepositoryOptions {
+  /** PostgreSQL: how long a whole-list stream waits for a slot before its 503 (default STREAM_SLOT_WAIT_MS). */
+  streamSlotWaitMs?: number;
   /**
    * PostgreSQL: send each statement as a named prepared statement (default). Turn off behind a
    * pooler that cannot keep them across server connections (PgBouncer < 1.21, transaction mode).
@@ -188,7 +190,10 @@ export class TypeOrmArticleRepository implements ArticleRepository {
     this.tracer = options.tracer ?? null;
     const poolSize = (dataSource.options as { extra?: { max?: number } }).extra?.max ?? POSTGRES_LIMITS.poolSize;
     this.streamSlots = postgres
-      ? withTimeout(new Semaphore(Math.max(1, poolSize - STREAM_FREE_CONNECTIONS)), STREAM_SLOT_WAIT_MS)
+      ? withTimeout(
+          new Semaphore(Math.max(1, poolSize - STREAM_FREE_CONNECTIONS)),
+          options.streamSlotWaitMs ?? STREAM_SLOT_WAIT_MS,
+        )
       : null;
   }
 
