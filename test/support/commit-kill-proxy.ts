@@ -1,4 +1,5 @@
 import net from 'node:net';
+import { LoopbackProxy } from './loopback-proxy';
 
 /**
  * A TCP proxy in front of PostgreSQL that calls `onCommitted` at the exact moment a chosen
@@ -9,14 +10,12 @@ import net from 'node:net';
  * instead. That reply, and everything after it on that connection, is never forwarded.
  * Other connections and statements pass through untouched. Fires once.
  */
-export class CommitKillProxy {
+export class CommitKillProxy extends LoopbackProxy {
   fired = false;
 
-  private constructor(
-    private readonly server: net.Server,
-    private readonly sockets: Set<net.Socket>,
-    readonly port: number,
-  ) {}
+  private constructor(server: net.Server, sockets: Set<net.Socket>, port: number) {
+    super(server, sockets, port);
+  }
 
   static async start(
     target: { host: string; port: number },
@@ -74,18 +73,5 @@ export class CommitKillProxy {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     proxy = new CommitKillProxy(server, sockets, (server.address() as net.AddressInfo).port);
     return proxy;
-  }
-
-  /** `url` with its host and port replaced by the proxy's. */
-  urlThrough(url: string): string {
-    const proxied = new URL(url);
-    proxied.hostname = '127.0.0.1';
-    proxied.port = String(this.port);
-    return proxied.toString();
-  }
-
-  async stop(): Promise<void> {
-    for (const socket of this.sockets) socket.destroy();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 }

@@ -1,17 +1,16 @@
 import net from 'node:net';
+import { LoopbackProxy } from './loopback-proxy';
 
 /**
  * A TCP proxy in front of a PostgreSQL server that counts the statements clients execute, read
  * off the wire protocol: each simple Query ('Q') and each extended-protocol Execute ('E') message.
  * It counts what reaches the database, whatever the code above the driver logs or forgets to.
  */
-export class PostgresStatementCounter {
+export class PostgresStatementCounter extends LoopbackProxy {
   count = 0;
-  private constructor(
-    private readonly server: net.Server,
-    private readonly sockets: Set<net.Socket>,
-    readonly port: number,
-  ) {}
+  private constructor(server: net.Server, sockets: Set<net.Socket>, port: number) {
+    super(server, sockets, port);
+  }
 
   static async start(target: { host: string; port: number }, listenPort = 0): Promise<PostgresStatementCounter> {
     const sockets = new Set<net.Socket>();
@@ -47,18 +46,5 @@ export class PostgresStatementCounter {
     await new Promise<void>((resolve) => server.listen(listenPort, '127.0.0.1', resolve));
     counter = new PostgresStatementCounter(server, sockets, (server.address() as net.AddressInfo).port);
     return counter;
-  }
-
-  /** `url` with its host and port replaced by the proxy's. */
-  urlThrough(url: string): string {
-    const proxied = new URL(url);
-    proxied.hostname = '127.0.0.1';
-    proxied.port = String(this.port);
-    return proxied.toString();
-  }
-
-  async stop(): Promise<void> {
-    for (const socket of this.sockets) socket.destroy();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 }

@@ -1,4 +1,5 @@
 import net from 'node:net';
+import { LoopbackProxy } from './loopback-proxy';
 
 type Target = { host: string; port: number };
 
@@ -14,16 +15,17 @@ type Target = { host: string; port: number };
  * It counts the attempts to reach the primary: each connection accepted, and each statement
  * the clients send on it (simple Query 'Q' and extended-protocol Execute 'E'), delivered or not.
  */
-export class SwitchableProxy {
+export class SwitchableProxy extends LoopbackProxy {
   attempts = 0;
   private silent = false;
-  private readonly sockets = new Set<net.Socket>();
 
   private constructor(
-    private readonly server: net.Server,
+    server: net.Server,
     private target: Target,
-    readonly port: number,
-  ) {}
+    port: number,
+  ) {
+    super(server, new Set<net.Socket>(), port);
+  }
 
   static async start(target: Target): Promise<SwitchableProxy> {
     let proxy: SwitchableProxy | undefined;
@@ -31,14 +33,6 @@ export class SwitchableProxy {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     proxy = new SwitchableProxy(server, target, (server.address() as net.AddressInfo).port);
     return proxy;
-  }
-
-  /** `url` with its host and port replaced by the proxy's. */
-  urlThrough(url: string): string {
-    const proxied = new URL(url);
-    proxied.hostname = '127.0.0.1';
-    proxied.port = String(this.port);
-    return proxied.toString();
   }
 
   forwardTo(target: Target): void {
@@ -52,11 +46,6 @@ export class SwitchableProxy {
   restore(): void {
     this.silent = false;
     for (const socket of this.sockets) socket.destroy();
-  }
-
-  async stop(): Promise<void> {
-    for (const socket of this.sockets) socket.destroy();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 
   private track(socket: net.Socket): void {
