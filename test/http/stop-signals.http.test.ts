@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -61,6 +62,75 @@ describe('SIGTERM while the server processes are still starting', () => {
     expect(service.logLines.filter((line) => line.msg === 'blog article API is listening')).toEqual([]);
     if (workers === '2') {
       expect(service.logLines.at(-1)).toMatchObject({ msg: 'stopped: every worker has exited', clean: true });
+    }
+  });
+});
+
+/**
+ * A second signal while the first one's shutdown goes on is ignored: Ctrl+C in a terminal
+ * signals the primary and its workers, and the primary passes the signal on, so each worker
+ * gets it twice. The listeners were one-time (process.once) before src/process/stop-signals.ts:
+ * the second signal found none, and its default action killed the process in the middle of
+ * its drain, cutting the request in flight. Here the request is held in flight by the test
+ * (Expect: 100-continue tells it when the server has taken the request; the body is sent only
+ * after the second signal), so the moment is the worst one every run. On the old code the
+ * process dies by SIGINT and the request gets no answer.
+ */
+describe('a second signal during the drain', () => {
+  let workDir: string;
+  beforeEach(() => {
+    workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'blog-api-second-signal-'));
+  });
+  afterEach(() => {
+    fs.rmSync(workDir, { recursive: true, force: true });
+  });
+
+  it('is ignored: the request in flight is answered and the process exits 0', async () => {
+    let finishing: () => void = () => {};
+    const finishingInFlight = new Promise<void>((resolve) => {
+      finishing = resolve;
+    });
+    const service = await startService(
+      { DATABASE_URL: 'sqlite:second-signal.sqlite', SHUTDOWN_DRAIN_MS: '0' },
+      workDir,
+      {
+        onJsonLine: (entry) => {
+          if (entry.msg === 'stopping: no new connections; finishing the requests in flight') finishing();
+        },
+      },
+    );
+    try {
+      const body = JSON.stringify({ content: 'sent after the second signal' });
+      const call = http.request(new URL('/article/create', service.baseUrl), {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+          expect: '100-continue',
+        },
+      });
+      const answered = new Promise<number>((resolve, reject) => {
+        call.once('response', (response) => {
+          response.resume();
+          response.once('end', () => resolve(response.statusCode ?? 0));
+        });
+        call.once('error', reject);
+      });
+      // The headers go now, the body not yet. The server writes 100 Continue as it emits the
+      // request: from then on, the request is in flight.
+      const continued = new Promise((resolve) => call.once('continue', resolve));
+      call.flushHeaders();
+      await continued;
+
+      service.process.kill('SIGINT');
+      await finishingInFlight;
+      service.process.kill('SIGINT');
+      call.end(body);
+
+      await expect(answered).resolves.toBe(201);
+      await expect(service.exited).resolves.toBe(0);
+    } finally {
+      service.process.kill('SIGKILL');
     }
   });
 });
