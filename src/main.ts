@@ -1,5 +1,7 @@
+// First: from the process's first moment, a stop signal ends it cleanly (see the module).
+import './process/stop-signals';
 import 'reflect-metadata';
-// First, on its own: tracing patches node:http before Express loads it (imports run in order).
+// Then, on its own: tracing patches node:http before Express loads it (imports run in order).
 import './instrumentation';
 import cluster from 'node:cluster';
 import { type AppConfig, ConfigError, loadConfig } from './infrastructure/config/config';

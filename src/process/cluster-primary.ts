@@ -2,6 +2,7 @@ import cluster, { type Worker } from 'node:cluster';
 import type { AppConfig } from '../infrastructure/config/config';
 import type { Logger } from '../infrastructure/logging/logger';
 import { openDataSource } from '../infrastructure/persistence/typeorm/data-source';
+import { onStopSignal } from './stop-signals';
 
 /** A worker that dies this soon after its start is not restarted: it would only die again. */
 const MIN_WORKER_LIFETIME_MS = 5_000;
@@ -40,14 +41,11 @@ export async function runClusterPrimary(config: AppConfig, logger: Logger): Prom
     else if (startedAt.size === 0) process.exit(1);
   });
 
-  const stop = (signal: NodeJS.Signals) => {
-    if (stopping) return;
+  onStopSignal((signal) => {
     stopping = true;
     logger.info({ signal, workers: startedAt.size }, 'stopping: passing the signal to every worker');
     for (const worker of startedAt.keys()) worker.process.kill(signal);
-  };
-  process.once('SIGTERM', () => stop('SIGTERM'));
-  process.once('SIGINT', () => stop('SIGINT'));
+  });
 
   for (let i = 0; i < config.workers; i++) fork();
   logger.info({ workers: config.workers, primaryPid: process.pid }, 'started the workers');

@@ -9,6 +9,7 @@ import type { Logger } from '../infrastructure/logging/logger';
 import type { Tracing } from '../infrastructure/observability/tracing';
 import { startRepeating } from '../infrastructure/scheduling/repeating-task';
 import { drainConnectionsOf } from '../interfaces/http/connection-draining';
+import { onStopSignal } from './stop-signals';
 
 const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 /**
@@ -62,10 +63,7 @@ export async function serve(config: AppConfig, tracing: Tracing | null = null): 
   // accepted for SHUTDOWN_DRAIN_MS so that load balancers notice; then no new connection is
   // accepted, in-flight requests finish, the database closes and the process exits 0, all
   // within SHUTDOWN_TIMEOUT_MS (past it, open connections are cut and the exit code is 1).
-  let stopping = false;
   const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
     const startedAt = Date.now();
     container.get(ServiceLifecycle).beginShutdown();
     logger.info({ signal, drainMs: config.shutdownDrainMs }, 'stopping: /ready answers 503 while clients drain');
@@ -79,8 +77,7 @@ export async function serve(config: AppConfig, tracing: Tracing | null = null): 
     logger.info({ ms: Date.now() - startedAt }, 'stopped');
     process.exit(outcome === 'drained' ? 0 : 1);
   };
-  process.once('SIGTERM', () => void stop('SIGTERM'));
-  process.once('SIGINT', () => void stop('SIGINT'));
+  onStopSignal((signal) => void stop(signal));
 }
 
 /**

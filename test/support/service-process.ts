@@ -21,11 +21,16 @@ export interface ServiceOptions {
   nodeArgs?: string[];
   /** Every JSON line the service prints on stdout (its log, and any probe's lines). */
   onJsonLine?: (entry: Record<string, unknown>) => void;
+  /**
+   * Resolve on this line, or as soon as the process is spawned, rather than on the first
+   * 'listening' line (then baseUrl has no port).
+   */
+  readyWhen?: ((entry: Record<string, unknown>) => boolean) | 'spawned';
 }
 
 /**
  * Starts the built service (`npm run build` runs before `npm test`) as a real process and
- * resolves once it logs that it listens. PORT=0 lets the system pick a free port.
+ * resolves once it logs that it listens (or `readyWhen`'s line). PORT=0 lets the system pick a free port.
  */
 export function startService(
   env: Record<string, string>,
@@ -53,7 +58,8 @@ export function startService(
         logLines.push(entry);
         options.onJsonLine?.(entry);
       }
-      if (entry?.msg === 'blog article API is listening') {
+      const ready = options.readyWhen ?? ((line) => line.msg === 'blog article API is listening');
+      if (entry && ready !== 'spawned' && ready(entry)) {
         clearTimeout(timer);
         resolve({
           process: child,
@@ -64,6 +70,12 @@ export function startService(
         });
       }
     });
+    if (options.readyWhen === 'spawned') {
+      child.once('spawn', () => {
+        clearTimeout(timer);
+        resolve({ process: child, baseUrl: 'http://127.0.0.1', exited, logLines, stderr: () => stderr });
+      });
+    }
     void exited.then((code) => {
       clearTimeout(timer);
       reject(new Error(`service exited with ${code} before listening: ${stderr}`));
