@@ -71,6 +71,13 @@ interface LinkRow extends TermJson {
 
 const ARTICLE_COLUMNS = 'id, title, description, content, visible, created_at, updated_at';
 
+/**
+ * The schema's folded copies for search (the service writes JavaScript's toLowerCase() of each
+ * field): the floor writes them too, with SQL's lower(), the same for the ASCII bench data.
+ */
+const SEARCH_COLUMNS = 'search_title, search_description, search_content';
+const SEARCH_VALUES = 'lower($1::varchar), lower($2::varchar), lower($3::text)';
+
 /** Tags and categories of the articles the filter selects, ordered by name ("C" collation). */
 const linksWhere = (filter: string) =>
   (['tag', 'category'] as const)
@@ -120,15 +127,15 @@ const SQL = {
   },
   insertArticle: {
     name: 'insert_article',
-    text: `INSERT INTO articles (title, description, content, visible, created_at, updated_at)
-           VALUES ($1, $2, $3, $4, $5, $5) RETURNING ${ARTICLE_COLUMNS}`,
+    text: `INSERT INTO articles (title, description, content, visible, created_at, updated_at, ${SEARCH_COLUMNS})
+           VALUES ($1, $2, $3, $4, $5, $5, ${SEARCH_VALUES}) RETURNING ${ARTICLE_COLUMNS}`,
   },
   /** The article and its links in one statement. */
   insertArticleWithLinks: {
     name: 'insert_article_with_links',
     text: `WITH a AS (
-             INSERT INTO articles (title, description, content, visible, created_at, updated_at)
-             VALUES ($1, $2, $3, $4, $5, $5) RETURNING ${ARTICLE_COLUMNS}),
+             INSERT INTO articles (title, description, content, visible, created_at, updated_at, ${SEARCH_COLUMNS})
+             VALUES ($1, $2, $3, $4, $5, $5, ${SEARCH_VALUES}) RETURNING ${ARTICLE_COLUMNS}),
            lt AS (INSERT INTO article_tags (article_id, tag_id) SELECT a.id, unnest($6::varchar[]) FROM a),
            lc AS (INSERT INTO article_categories (article_id, category_id) SELECT a.id, unnest($7::varchar[]) FROM a)
            SELECT * FROM a`,
@@ -156,6 +163,9 @@ const SQL = {
              title = CASE WHEN $2::boolean THEN $3 ELSE title END,
              description = COALESCE($4, description),
              content = COALESCE($5, content),
+             search_title = CASE WHEN $2::boolean THEN lower($3::varchar) ELSE search_title END,
+             search_description = COALESCE(lower($4::varchar), search_description),
+             search_content = COALESCE(lower($5::text), search_content),
              visible = COALESCE($6, visible),
              updated_at = $7
            WHERE id = $1 RETURNING ${ARTICLE_COLUMNS}`,
