@@ -39,15 +39,22 @@ esac
 git clone --quiet --no-checkout "$checkout" "$work/repo"
 cd "$work/repo"
 git checkout --quiet --detach "$(git -C "$checkout" rev-parse HEAD)"
+step=$SECONDS
 npm ci --no-audit --no-fund
-if [ "$node_major" = 24 ] &&
-  nm -D --undefined-only node_modules/better-sqlite3/build/Release/better_sqlite3.node | grep -q RemoveEnvironmentCleanupHook; then
+echo "== npm ci: $((SECONDS - step)) s"
+# (grep without -q reads all of nm's output: under pipefail an early exit would fail nm instead.)
+if [ "$node_major" = 24 ] && nm -D --undefined-only node_modules/better-sqlite3/build/Release/better_sqlite3.node |
+  grep RemoveEnvironmentCleanupHook >/dev/null; then
   echo "better-sqlite3 was built with node::ObjectWrap's cleanup hook: it would abort on Node 24" >&2
   exit 1
 fi
+step=$SECONDS
 bash .ci/smoke-start.sh
+echo "== npm start on SQLite: $((SECONDS - step)) s"
 # Not npm test: its pretest would build and install Debian packages again, and the browser test
 # does not depend on the Node.js line. npm start above has built dist/ for the HTTP tests.
+step=$SECONDS
 # shellcheck disable=SC2086 # one word per project
 npx jest --selectProjects $projects
+echo "== jest $projects: $((SECONDS - step)) s"
 echo "== Node $node_major, npm $npm_major: passed in $SECONDS s"
