@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { LoopbackProxy } from './loopback-proxy';
+import { LoopbackProxy, upstreamFor } from './loopback-proxy';
 
 /**
  * A TCP proxy in front of PostgreSQL that calls `onCommitted` at the exact moment a chosen
@@ -26,15 +26,7 @@ export class CommitKillProxy extends LoopbackProxy {
     const marker = Buffer.from(statementName);
     let proxy: CommitKillProxy | undefined;
     const server = net.createServer((client) => {
-      const upstream = net.connect(target.port, target.host);
-      for (const socket of [client, upstream]) {
-        sockets.add(socket);
-        socket.on('close', () => sockets.delete(socket));
-        socket.on('error', () => {
-          client.destroy();
-          upstream.destroy();
-        });
-      }
+      const upstream = upstreamFor(client, target, sockets);
       let armed = false;
       let held = false;
       // The statement name may straddle two chunks: keep the tail of the previous one.

@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { LoopbackProxy } from './loopback-proxy';
+import { frontendMessages, isStatementMessage, LoopbackProxy, upstreamFor } from './loopback-proxy';
 
 /**
  * A TCP proxy in front of a PostgreSQL server that counts the statements clients execute, read
@@ -16,31 +16,14 @@ export class PostgresStatementCounter extends LoopbackProxy {
     const sockets = new Set<net.Socket>();
     let counter: PostgresStatementCounter | undefined;
     const server = net.createServer((client) => {
-      const upstream = net.connect(target.port, target.host);
-      for (const socket of [client, upstream]) {
-        sockets.add(socket);
-        socket.on('close', () => sockets.delete(socket));
-        socket.on('error', () => {
-          client.destroy();
-          upstream.destroy();
-        });
-      }
+      const upstream = upstreamFor(client, target, sockets);
       upstream.pipe(client);
-      let pending = Buffer.alloc(0);
-      let startedUp = false;
+      const read = frontendMessages((type) => {
+        if (counter && isStatementMessage(type)) counter.count++;
+      });
       client.on('data', (chunk: Buffer) => {
         upstream.write(chunk);
-        pending = Buffer.concat([pending, chunk]);
-        for (;;) {
-          // The startup message has no type byte; every later message is type, int32 length, body.
-          const header = startedUp ? 5 : 4;
-          if (pending.length < header) break;
-          const length = pending.readInt32BE(startedUp ? 1 : 0) + (startedUp ? 1 : 0);
-          if (pending.length < length) break;
-          if (startedUp && counter && (pending[0] === 0x51 || pending[0] === 0x45)) counter.count++;
-          pending = pending.subarray(length);
-          startedUp = true;
-        }
+        read(chunk);
       });
     });
     await new Promise<void>((resolve) => server.listen(listenPort, '127.0.0.1', resolve));

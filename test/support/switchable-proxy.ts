@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { LoopbackProxy } from './loopback-proxy';
+import { frontendMessages, isStatementMessage, LoopbackProxy } from './loopback-proxy';
 
 type Target = { host: string; port: number };
 
@@ -66,21 +66,13 @@ export class SwitchableProxy extends LoopbackProxy {
         if (!this.silent) client.write(chunk);
       });
     }
-    let pending = Buffer.alloc(0);
-    let startedUp = false;
+    // Count statements off the wire, delivered or not.
+    const read = frontendMessages((type) => {
+      if (isStatementMessage(type)) this.attempts++;
+    });
     client.on('data', (chunk: Buffer) => {
       if (!this.silent) upstream?.write(chunk);
-      // Count statements off the wire: the startup message has no type byte, later ones have one.
-      pending = Buffer.concat([pending, chunk]);
-      for (;;) {
-        const header = startedUp ? 5 : 4;
-        if (pending.length < header) break;
-        const length = pending.readInt32BE(startedUp ? 1 : 0) + (startedUp ? 1 : 0);
-        if (pending.length < length) break;
-        if (startedUp && (pending[0] === 0x51 || pending[0] === 0x45)) this.attempts++;
-        pending = pending.subarray(length);
-        startedUp = true;
-      }
+      read(chunk);
     });
   }
 }
