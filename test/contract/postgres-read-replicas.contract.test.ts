@@ -2,6 +2,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { buildContainer, closeContainer } from '../../src/composition/container';
 import { createApp } from '../../src/composition/create-app';
+import { StorageUnavailableError } from '../../src/domain';
 import { loadConfig } from '../../src/infrastructure/config/config';
 import { dataSourceOptions, openDataSource } from '../../src/infrastructure/persistence/typeorm/data-source';
 import { ReplicaReads } from '../../src/infrastructure/persistence/typeorm/replica-reads';
@@ -36,10 +37,14 @@ describe('PostgreSQL reads on replicas', () => {
     await stale.drop();
   });
 
-  async function repositoryWithReplica(replicaUrl: string, replicaReads = new ReplicaReads({ maxLagMs: 1_000 })) {
+  async function repositoryWithReplica(
+    replicaUrl: string,
+    replicaReads = new ReplicaReads({ maxLagMs: 1_000 }),
+    primaryUrl = primary.url,
+  ) {
     const dataSource = new DataSource({
-      ...dataSourceOptions({ kind: 'postgres', url: primary.url }),
-      replication: { master: { url: primary.url }, slaves: [{ url: replicaUrl }] },
+      ...dataSourceOptions({ kind: 'postgres', url: primaryUrl }),
+      replication: { master: { url: primaryUrl }, slaves: [{ url: replicaUrl }] },
     } as ConstructorParameters<typeof DataSource>[0]);
     await dataSource.initialize();
     open.push(dataSource);
@@ -93,6 +98,27 @@ describe('PostgreSQL reads on replicas', () => {
     await expect(repository.findById(created.id)).resolves.toEqual(created);
     expect(await served(replicaReads)).toEqual({ primary: 2, replica: 1 });
     await replica.stop();
+  });
+
+  it('serves a read from a replica when the primary fails, even while a failed replica read has the replicas skipped', async () => {
+    const { hostname, port } = new URL(primary.url);
+    const primaryProxy = await PostgresStatementCounter.start({ host: hostname, port: Number(port) });
+    // Skipped for longer than the test: only the primary's failure sends the reads to the replica.
+    const replicaReads = new ReplicaReads({ maxLagMs: 1_000, recheckMs: 60_000 });
+    const { repository } = await repositoryWithReplica(
+      proxy.urlThrough(primary.url),
+      replicaReads,
+      primaryProxy.urlThrough(primary.url),
+    );
+    const created = await repository.create(aNewArticle().withTags('last-try').build());
+    replicaReads.failed();
+    await primaryProxy.stop();
+
+    await expect(repository.findById(created.id)).resolves.toEqual(created);
+    await expect(repository.listVisible({ limit: 10, tagName: 'last-try' })).resolves.toEqual([created]);
+    expect(await served(replicaReads)).toEqual({ replica: 2 });
+    // A write has no such fallback: the replica cannot take it.
+    await expect(repository.create(aNewArticle().build())).rejects.toBeInstanceOf(StorageUnavailableError);
   });
 
   it('is wired by the composition root from DATABASE_READ_URLS, and shows on /metrics', async () => {

@@ -83,6 +83,11 @@ const REPLICA_READ: CallTarget = { mode: 'slave' };
 
 /** A read on a replica gets this long, so that a primary read after it still answers within 3 s. */
 const REPLICA_READ_DEADLINE_MS = 1_000;
+/**
+ * A read whose primary failed this soon gets a last try on a replica: with the replica's own
+ * deadline it still ends within the call deadline (2 s).
+ */
+const LAST_REPLICA_TRY_WITHIN_MS = POSTGRES_LIMITS.callDeadlineMs - REPLICA_READ_DEADLINE_MS;
 
 /** An article row as both dialects answer it: timestamps in epoch milliseconds. */
 interface ArticleRow {
@@ -483,31 +488,56 @@ export class TypeOrmArticleRepository implements ArticleRepository {
    * A read on a replica when they are configured, answer and keep up; else, and after a replica
    * fails, on the primary (reads are safe to repeat). Answers which node served it.
    */
+  /**
+   * A read on a replica when one may serve, else on the primary. When the primary fails, and
+   * the read still has time for it, a replica gets a last try: during a switchover or failover
+   * the replicas skipped after one failed read (a session shut as its node left the replica
+   * set) are often the only nodes that can answer.
+   */
   private async read<T>(work: (connection: SqlConnection) => Promise<T>): Promise<{ value: T; node: ReadNode }> {
     const replicas = this.replicaReads;
+    const began = performance.now();
     if (replicas?.useReplica()) {
-      try {
-        const value = await this.call(
-          REPLICA_READ,
-          async (connection) => {
-            if (replicas.lagIsDue()) {
-              const [row] = await connection.query<{ lagMs: number }>(REPLICA_LAG_STATEMENT, []);
-              if (!replicas.acceptLag(Number(row?.lagMs))) throw new ReplicaTooFarBehind();
-            }
-            return work(connection);
-          },
-          REPLICA_READ_DEADLINE_MS,
-        );
-        replicas.served('replica');
-        return { value, node: 'replica' };
-      } catch (error) {
-        if (!(error instanceof ReplicaTooFarBehind || error instanceof StorageUnavailableError)) throw error;
-        if (error instanceof StorageUnavailableError) replicas.failed();
-      }
+      const served = await this.readOnReplica(replicas, work);
+      if (served) return served;
     }
-    const value = await this.call(PRIMARY_READ, work);
-    replicas?.served('primary');
-    return { value, node: 'primary' };
+    try {
+      const value = await this.call(PRIMARY_READ, work);
+      replicas?.served('primary');
+      return { value, node: 'primary' };
+    } catch (error) {
+      const timeLeft = performance.now() - began <= LAST_REPLICA_TRY_WITHIN_MS;
+      if (!replicas || !(error instanceof StorageUnavailableError) || !timeLeft) throw error;
+      const served = await this.readOnReplica(replicas, work);
+      if (served) return served;
+      throw error;
+    }
+  }
+
+  /** The read on a replica; null when it failed or lagged too far (then replicas are skipped a while). */
+  private async readOnReplica<T>(
+    replicas: ReplicaReads,
+    work: (connection: SqlConnection) => Promise<T>,
+  ): Promise<{ value: T; node: ReadNode } | null> {
+    try {
+      const value = await this.call(
+        REPLICA_READ,
+        async (connection) => {
+          if (replicas.lagIsDue()) {
+            const [row] = await connection.query<{ lagMs: number }>(REPLICA_LAG_STATEMENT, []);
+            if (!replicas.acceptLag(Number(row?.lagMs))) throw new ReplicaTooFarBehind();
+          }
+          return work(connection);
+        },
+        REPLICA_READ_DEADLINE_MS,
+      );
+      replicas.served('replica');
+      return { value, node: 'replica' };
+    } catch (error) {
+      if (!(error instanceof ReplicaTooFarBehind || error instanceof StorageUnavailableError)) throw error;
+      if (error instanceof StorageUnavailableError) replicas.failed();
+      return null;
+    }
   }
 
   /** The values of insert_article, $1 to $8: the fields, the creation stamp, the folded copies. */
