@@ -26,5 +26,6 @@ export class WithHeaders {
 
 /** A success whose `data` is a list written as it is read, one batch at a time. */
 export class StreamedList {
-  constructor(readonly batches: AsyncGenerator<readonly unknown[]>) {}
+  /** Each item already as its JSON text (presenters.ts), so that the writer only joins them. */
+  constructor(readonly batches: AsyncGenerator<readonly string[]>) {}
 }

@@ -14,7 +14,8 @@ const CLOSING = '],"message":"Success"}';
 export async function writeStreamedList(
   response: Response,
   status: number,
-  batches: AsyncGenerator<readonly unknown[]>,
+  /** The items of each batch as JSON texts. */
+  batches: AsyncGenerator<readonly string[]>,
 ): Promise<void> {
   let next = await batches.next();
   let closed = false;
@@ -27,12 +28,10 @@ export async function writeStreamedList(
     await write(response, OPENING);
     let first = true;
     while (!next.done && !closed) {
-      let chunk = '';
-      for (const item of next.value) {
-        chunk += first ? JSON.stringify(item) : `,${JSON.stringify(item)}`;
+      if (next.value.length > 0) {
+        await write(response, `${first ? '' : ','}${next.value.join(',')}`);
         first = false;
       }
-      await write(response, chunk);
       if (closed) break;
       next = await batches.next();
     }

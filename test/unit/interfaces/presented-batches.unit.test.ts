@@ -21,7 +21,7 @@ describe('presented (the batches GET /article streams)', () => {
       yield [article(5)];
     }
     const shown: unknown[][] = [];
-    for await (const batch of presented(batches())) shown.push(batch);
+    for await (const batch of presented(batches())) shown.push(batch.map((text) => JSON.parse(text)));
     expect(shown.map((batch) => batch.length)).toEqual([2, 1]);
     expect(shown[1]?.[0]).toEqual({
       id: 5,

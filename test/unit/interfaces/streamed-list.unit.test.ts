@@ -4,19 +4,22 @@ import express, { type Response } from 'express';
 import { errorHandler } from '../../../src/interfaces/http/error-mapping';
 import { writeStreamedList } from '../../../src/interfaces/http/streamed-list';
 
-/** Batches the test controls, recording how far the writer read them and whether it closed them. */
+/**
+ * Batches the test controls, recording how far the writer read them and whether it closed them;
+ * each item is handed to the writer as its JSON text, as the presenters do.
+ */
 class RecordedBatches {
   pulls = 0;
   closed = false;
 
   constructor(private readonly produce: (index: number) => Promise<unknown[] | null>) {}
 
-  async *generator(): AsyncGenerator<unknown[]> {
+  async *generator(): AsyncGenerator<string[]> {
     try {
       for (;;) {
         const batch = await this.produce(this.pulls++);
         if (batch === null) return;
-        yield batch;
+        yield batch.map((item) => JSON.stringify(item));
       }
     } finally {
       this.closed = true;
@@ -25,7 +28,7 @@ class RecordedBatches {
 }
 
 /** A server whose only route streams the given batches; `responses` lets a test watch the server side. */
-async function serve(batches: () => AsyncGenerator<unknown[]>) {
+async function serve(batches: () => AsyncGenerator<string[]>) {
   const responses: Response[] = [];
   const app = express();
   app.get('/list', async (_request, response) => {
@@ -78,6 +81,17 @@ describe('writeStreamedList', () => {
         '{"statusCode":10000,"data":[{"n":0},{"n":1},{"n":2},{"n":3},{"n":4},{"n":5}],"message":"Success"}',
       );
       expect(batches.closed).toBe(true);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('writes empty batches as nothing: no stray comma between the items around them', async () => {
+    const items = [[{ n: 0 }], [], [{ n: 1 }, { n: 2 }], []];
+    const server = await serve(() => new RecordedBatches(async (index) => items[index] ?? null).generator());
+    try {
+      const { text } = await readAll(await server.get());
+      expect(text).toBe('{"statusCode":10000,"data":[{"n":0},{"n":1},{"n":2}],"message":"Success"}');
     } finally {
       await server.close();
     }

@@ -8,7 +8,7 @@ import type {
 import type { Article } from '../../../domain';
 import { entityTagOf, expectedVersionsOf } from '../entity-tag';
 import { nextPageLink } from '../page-link';
-import { type ArticleJson, presentArticle } from '../presenters';
+import { type ArticleJson, articleJsonText, presentArticle } from '../presenters';
 import { StreamedList, WithHeaders } from '../response';
 import type {
   CreateArticleBody,
@@ -73,7 +73,7 @@ function withEntityTag(article: Article): WithHeaders {
   return new WithHeaders(presentArticle(article), { ETag: entityTagOf(article) });
 }
 
-/** The batches as the API shows them; closing this generator closes the one it reads. */
-export async function* presented(batches: AsyncGenerator<Article[]>): AsyncGenerator<ArticleJson[]> {
-  for await (const batch of batches) yield batch.map(presentArticle);
+/** The batches as the API shows them, as JSON texts; closing this generator closes the one it reads. */
+export async function* presented(batches: AsyncGenerator<Article[]>): AsyncGenerator<string[]> {
+  for await (const batch of batches) yield batch.map(articleJsonText);
 }
