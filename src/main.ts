@@ -1,5 +1,7 @@
 // First: from the process's first moment, a stop signal ends it cleanly (see the module).
 import './process/stop-signals';
+// Then: the heap grows little past its live size, so that the whole list's garbage is freed early.
+import './process/heap-growth';
 import 'reflect-metadata';
 // Then, on its own: tracing patches node:http before Express loads it (imports run in order).
 import './instrumentation';
