@@ -82,8 +82,10 @@ async function main(): Promise<void> {
   if (options.postgres) {
     const server = await openPostgresServer();
     cleanups.push(() => server.destroy());
+    // The server stays up between the passes (stopping it there left the spread pass none).
+    const serverOnly = cleanups.length;
     const report = await storagePass('PostgreSQL', () => openPostgres(server), options, scenarios, fullList);
-    await cleanUp();
+    await cleanUp(serverOnly);
     if (spread.length > 0) report.spread = await spreadPass('PostgreSQL', () => openPostgres(server), options, spread);
     reports.push(report);
     await cleanUp();

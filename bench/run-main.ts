@@ -1,8 +1,9 @@
 /** Everything a benchmark started, stopped in reverse order by cleanUp. */
 export const cleanups: (() => Promise<void>)[] = [];
 
-export async function cleanUp(): Promise<void> {
-  while (cleanups.length > 0)
+/** Stops what was started, newest first, down to the first `keep` (all of it by default). */
+export async function cleanUp(keep = 0): Promise<void> {
+  while (cleanups.length > keep)
     await cleanups
       .pop()?.()
       .catch((error) => console.error(error));
