@@ -263,14 +263,16 @@ function pageTable(pages: readonly PageRuns[]): string[] {
 
 function format(report: StorageReport): string {
   const lines = [`### ${report.storage}`, ''];
-  lines.push(
-    `Seeded in ${Object.entries(report.seedSeconds)
-      .map(([size, seconds]) => `${size} articles ${seconds.toFixed(1)} s`)
-      .join(', ')}; idle service RSS ${Object.entries(report.idleRssMb)
-      .map(([size, rss]) => `${rss} MB at ${size}`)
-      .join(', ')}.`,
-    '',
-  );
+  // Only the spread pass ran: nothing was seeded in SQL.
+  if (Object.keys(report.seedSeconds).length > 0)
+    lines.push(
+      `Seeded in ${Object.entries(report.seedSeconds)
+        .map(([size, seconds]) => `${size} articles ${seconds.toFixed(1)} s`)
+        .join(', ')}; idle service RSS ${Object.entries(report.idleRssMb)
+        .map(([size, rss]) => `${rss} MB at ${size}`)
+        .join(', ')}.`,
+      '',
+    );
   if (report.pages.length > 0) lines.push(...pageTable(report.pages), '', ...searchRatios(report), '');
   for (const [label, reads] of [
     ['service', report.fullList],
