@@ -146,6 +146,7 @@ describe('GET /openapi.json', () => {
     expect(Object.keys(document.paths['/article/update']?.post?.responses ?? {})).toContain('412');
     for (const path of ['/article/update', '/article/delete']) {
       expect(document.paths[path]?.post?.parameters).toEqual([
+        expect.objectContaining({ in: 'header', name: 'X-Request-Id' }),
         expect.objectContaining({
           in: 'header',
           name: 'If-Match',
@@ -157,6 +158,7 @@ describe('GET /openapi.json', () => {
     const list = document.paths['/article']?.get;
     const parameters = Object.fromEntries((list?.parameters ?? []).map((p) => [`${p.in} ${p.name}`, p.schema]));
     expect(parameters).toEqual({
+      'header X-Request-Id': expect.objectContaining({ type: 'string', pattern: '^[\\w.:-]{1,128}$' }),
       'query limit': expect.objectContaining({ type: 'integer', minimum: 1, maximum: 100 }),
       'query after': expect.objectContaining({ type: 'integer', minimum: 1, maximum: 2147483647 }),
       'query tag': expect.objectContaining({ type: 'string', minLength: 1, maxLength: 64 }),
@@ -181,10 +183,25 @@ describe('GET /openapi.json', () => {
         required: true,
         schema: expect.objectContaining({ type: 'integer', minimum: 1, maximum: 2147483647 }),
       }),
+      expect.objectContaining({ in: 'header', name: 'X-Request-Id' }),
+      expect.objectContaining({
+        in: 'header',
+        name: 'If-None-Match',
+        schema: expect.objectContaining({ type: 'string' }),
+      }),
     ]);
     expect(one?.responses['200']?.headers?.ETag?.required).toBe(false);
     expect(document.paths['/article/create']?.post?.responses['201']?.headers?.ETag?.required).toBe(true);
     expect(document.paths['/article/update']?.post?.responses['200']?.headers?.ETag?.required).toBe(true);
+
+    // The headers the middleware adds: on every answer, and on the failures that carry their own.
+    for (const status of ['200', '400', '401', '429', '500', '503']) {
+      expect(remove?.responses[status]?.headers?.['X-Request-Id']?.required).toBe(true);
+      expect(remove?.responses[status]?.headers?.RateLimit?.required).toBe(false);
+    }
+    expect(remove?.responses['401']?.headers?.['WWW-Authenticate']?.required).toBe(true);
+    expect(remove?.responses['429']?.headers?.['Retry-After']?.required).toBe(true);
+    expect(remove?.responses['503']?.headers?.['Retry-After']).toBeDefined();
   });
 
   it('gives every operation a summary, a description and a unique operationId, and every schema an example', () => {
@@ -210,7 +227,7 @@ describe('GET /openapi.json', () => {
 
   describe('the response check the HTTP suites run', () => {
     const check = () => new OpenApiResponseCheck(document);
-    const json = { 'content-type': 'application/json; charset=utf-8' };
+    const json = { 'content-type': 'application/json; charset=utf-8', 'x-request-id': 'r-1' };
     const article = {
       id: 1,
       title: null,
@@ -251,8 +268,20 @@ describe('GET /openapi.json', () => {
       ['a timestamp that is not one', 'get', '/article/1', 200, {}, wrapped({ ...article, createdAt: 'yesterday' })],
       ['a failure body that is not the wrapper', 'post', '/article/delete', 404, {}, { error: 'not found' }],
       ['an unknown route answered with a 200', 'get', '/nowhere', 200, {}, wrapped(null)],
+      ['a request id that is not one', 'get', '/article/1', 200, { 'x-request-id': 'a b' }, wrapped(article)],
     ])('finds %s', (_case, method, url, status, headers, body) => {
       expect(check().problemsOf(method, url, { status, headers: { ...json, ...headers }, body })).not.toEqual([]);
+    });
+
+    it('finds an answer without its X-Request-Id', () => {
+      const { 'x-request-id': _dropped, ...withoutId } = json;
+      expect(
+        check().problemsOf('get', '/article/1', {
+          status: 200,
+          headers: { ...withoutId, etag: '"1-1"' },
+          body: wrapped(article),
+        }),
+      ).not.toEqual([]);
     });
   });
 });

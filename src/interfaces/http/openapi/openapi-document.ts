@@ -63,9 +63,14 @@ function operation(
   context: { apiToken: boolean; rateLimited: boolean; touchesStorage: boolean },
 ): object {
   const needsToken = route.write && context.apiToken;
+  const header = z.object({
+    'X-Request-Id': REQUEST_ID_PARAM,
+    ...(route.notModified ? { 'If-None-Match': IF_NONE_MATCH_PARAM } : {}),
+    ...route.headers?.shape,
+  });
   // zod-openapi wants only the locations that have a schema.
   const requestParams = Object.fromEntries(
-    Object.entries({ path: route.params, query: route.query, header: route.headers }).filter(([, schema]) => schema),
+    Object.entries({ path: route.params, query: route.query, header }).filter(([, schema]) => schema),
   );
   return {
     summary: route.summary,
@@ -78,7 +83,7 @@ function operation(
     responses: {
       [route.status]: {
         description: route.status === 201 ? 'Created' : 'Success',
-        ...(route.responseHeaders ? { headers: route.responseHeaders } : {}),
+        headers: { ...everyAnswerHeaders(context.rateLimited), ...route.responseHeaders },
         content: { 'application/json': { schema: successOf(route.data) } },
       },
       ...(route.notModified
@@ -100,6 +105,67 @@ const RETRY_AFTER_HEADER = {
   schema: { type: 'string', pattern: '^[0-9]+$', example: String(RETRY_AFTER_SECONDS) },
 };
 
+/* Headers the middleware reads or sends for every route (request-id.ts, security.ts, the bearer token check). */
+const REQUEST_ID_PARAM = z
+  .string()
+  .regex(/^[\w.:-]{1,128}$/)
+  .optional()
+  .meta({
+    description:
+      'Your id for this request (1 to 128 of `A-Z a-z 0-9 _ . : -`): echoed in the answer and carried by the log line; any other value is replaced by a new UUID',
+    example: 'checkout-42',
+  });
+const IF_NONE_MATCH_PARAM = z.string().optional().meta({
+  description: "The article's ETag as you have it: while it is still current, the answer is 304 with no body",
+  example: '"1-2"',
+});
+const REQUEST_ID_HEADER = {
+  description: "The request's id: yours from X-Request-Id, or a new UUID",
+  required: true,
+  schema: { type: 'string', pattern: '^[\\w.:-]{1,128}$', example: '0cd1ff79-4e7c-452b-af73-563bd584998e' },
+};
+const RATE_LIMIT_HEADERS = {
+  RateLimit: {
+    description: 'When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header)',
+    required: false,
+    schema: { type: 'string', example: '"60-in-1min"; r=59; t=60' },
+  },
+  'RateLimit-Policy': {
+    description: 'When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header)',
+    required: false,
+    schema: { type: 'string', example: '"60-in-1min"; q=60; w=60' },
+  },
+};
+
+const everyAnswerHeaders = (rateLimited: boolean) => ({
+  'X-Request-Id': REQUEST_ID_HEADER,
+  ...(rateLimited ? RATE_LIMIT_HEADERS : {}),
+});
+
+/** The headers of a failure of this status, beside those of every answer. */
+function failureHeaders(status: number): Record<string, object> {
+  if (status === 503) return { 'Retry-After': RETRY_AFTER_HEADER };
+  if (status === 429) {
+    return {
+      'Retry-After': {
+        description: 'Seconds until the current minute of the rate limit ends',
+        required: true,
+        schema: { type: 'string', pattern: '^[0-9]+$', example: '60' },
+      },
+    };
+  }
+  if (status === 401) {
+    return {
+      'WWW-Authenticate': {
+        description: 'The scheme the write needs',
+        required: true,
+        schema: { type: 'string', const: 'Bearer', example: 'Bearer' },
+      },
+    };
+  }
+  return {};
+}
+
 function failures(
   route: RouteDefinition,
   context: { needsToken: boolean; rateLimited: boolean; touchesStorage: boolean },
@@ -117,7 +183,7 @@ function failures(
     const previous = responses[status] as { description: string } | undefined;
     responses[status] = {
       description: previous ? `${previous.description}; ${description}` : description,
-      ...(status === 503 ? { headers: { 'Retry-After': RETRY_AFTER_HEADER } } : {}),
+      headers: { ...everyAnswerHeaders(context.rateLimited), ...failureHeaders(status) },
       content: { 'application/json': { schema: failureJson } },
     };
   }
