@@ -99,11 +99,12 @@ export function operationIdOf(method: string, path: string): string {
   return `${method}${path.replace(/[/:](\w)/g, (_, first: string) => first.toUpperCase())}`;
 }
 
-/** Sent with every 503 (error-mapping.ts). */
-const RETRY_AFTER_HEADER = {
-  description: 'Seconds to wait before retrying (storage unavailable, a failover under way, shutting down)',
-  schema: { type: 'string', pattern: '^[0-9]+$', example: String(RETRY_AFTER_SECONDS) },
-};
+/** A response header of the document: what it says, its value's JSON Schema, whether always sent. */
+const header = (description: string, schema: Record<string, unknown>, required: boolean) => ({
+  description,
+  required,
+  schema: { type: 'string', ...schema },
+});
 
 /* Headers the middleware reads or sends for every route (request-id.ts, security.ts, the bearer token check). */
 const REQUEST_ID_PARAM = z
@@ -119,51 +120,49 @@ const IF_NONE_MATCH_PARAM = z.string().optional().meta({
   description: "The article's ETag as you have it: while it is still current, the answer is 304 with no body",
   example: '"1-2"',
 });
-const REQUEST_ID_HEADER = {
-  description: "The request's id: yours from X-Request-Id, or a new UUID",
-  required: true,
-  schema: { type: 'string', pattern: '^[\\w.:-]{1,128}$', example: '0cd1ff79-4e7c-452b-af73-563bd584998e' },
-};
-const RATE_LIMIT_HEADERS = {
-  RateLimit: {
-    description: 'When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header)',
-    required: false,
-    schema: { type: 'string', example: '"60-in-1min"; r=59; t=60' },
-  },
-  'RateLimit-Policy': {
-    description: 'When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header)',
-    required: false,
-    schema: { type: 'string', example: '"60-in-1min"; q=60; w=60' },
-  },
-};
 
 const everyAnswerHeaders = (rateLimited: boolean) => ({
-  'X-Request-Id': REQUEST_ID_HEADER,
-  ...(rateLimited ? RATE_LIMIT_HEADERS : {}),
+  'X-Request-Id': header(
+    "The request's id: yours from X-Request-Id, or a new UUID",
+    { pattern: '^[\\w.:-]{1,128}$', example: '0cd1ff79-4e7c-452b-af73-563bd584998e' },
+    true,
+  ),
+  ...(rateLimited
+    ? {
+        RateLimit: header(
+          'When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header)',
+          { example: '"60-in-1min"; r=59; t=60' },
+          false,
+        ),
+        'RateLimit-Policy': header(
+          'When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header)',
+          { example: '"60-in-1min"; q=60; w=60' },
+          false,
+        ),
+      }
+    : {}),
 });
 
 /** The headers of a failure of this status, beside those of every answer. */
 function failureHeaders(status: number): Record<string, object> {
-  if (status === 503) return { 'Retry-After': RETRY_AFTER_HEADER };
-  if (status === 429) {
-    return {
-      'Retry-After': {
-        description: 'Seconds until the current minute of the rate limit ends',
-        required: true,
-        schema: { type: 'string', pattern: '^[0-9]+$', example: '60' },
-      },
-    };
+  const seconds = (example: string) => ({ pattern: '^[0-9]+$', example });
+  switch (status) {
+    case 401:
+      return { 'WWW-Authenticate': header('The scheme the write needs', { const: 'Bearer', example: 'Bearer' }, true) };
+    case 429:
+      return { 'Retry-After': header('Seconds until the current minute of the rate limit ends', seconds('60'), true) };
+    case 503:
+      // Sent with every 503 (error-mapping.ts).
+      return {
+        'Retry-After': header(
+          'Seconds to wait before retrying (storage unavailable, a failover under way, shutting down)',
+          seconds(String(RETRY_AFTER_SECONDS)),
+          true,
+        ),
+      };
+    default:
+      return {};
   }
-  if (status === 401) {
-    return {
-      'WWW-Authenticate': {
-        description: 'The scheme the write needs',
-        required: true,
-        schema: { type: 'string', const: 'Bearer', example: 'Bearer' },
-      },
-    };
-  }
-  return {};
 }
 
 function failures(
