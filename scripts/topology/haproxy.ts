@@ -24,11 +24,28 @@ export function haproxyComponent(
       SERVERS: servers,
     }),
   );
+  return {
+    ...checkedHaproxy('haproxy', lbPort, config, stateDir, logDir),
+    ready: { type: 'http', url: `http://127.0.0.1:${lbPort}/ready` },
+  };
+}
+
+/**
+ * One HAProxy process on a config checked by `haproxy -c` first: the launch both HAProxies of
+ * the topology share (their log file is named after their kind).
+ */
+function checkedHaproxy(
+  kind: 'haproxy' | 'haproxy-db',
+  port: number,
+  config: string,
+  stateDir: string,
+  logDir: string,
+): Pick<Component, 'kind' | 'port' | 'stopSignal' | 'launch'> {
   execFileSync('haproxy', ['-c', '-q', '-f', config], { stdio: 'pipe' });
   return {
-    kind: 'haproxy',
-    port: lbPort,
-    // SIGTERM: stop at once; the instances behind are stopped next anyway.
+    kind,
+    port,
+    // SIGTERM: stop at once; what is behind it is stopped next anyway.
     stopSignal: 'SIGTERM',
     launch: {
       command: 'haproxy',
@@ -36,9 +53,8 @@ export function haproxyComponent(
       args: ['-db', '-f', config],
       cwd: stateDir,
       env: { PATH: process.env.PATH ?? '' },
-      logFile: path.join(logDir, 'haproxy.log'),
+      logFile: path.join(logDir, `${kind}.log`),
     },
-    ready: { type: 'http', url: `http://127.0.0.1:${lbPort}/ready` },
   };
 }
 
@@ -99,18 +115,8 @@ export function haproxyDbComponent(
       REPLICA_SERVERS: servers,
     }),
   );
-  execFileSync('haproxy', ['-c', '-q', '-f', config], { stdio: 'pipe' });
   return {
-    kind: 'haproxy-db',
-    port: ports.primary,
-    stopSignal: 'SIGTERM',
-    launch: {
-      command: 'haproxy',
-      args: ['-db', '-f', config],
-      cwd: stateDir,
-      env: { PATH: process.env.PATH ?? '' },
-      logFile: path.join(logDir, 'haproxy-db.log'),
-    },
+    ...checkedHaproxy('haproxy-db', ports.primary, config, stateDir, logDir),
     // HAProxy counts a server up until its checks fail: `up` also waits for dbServerStates to settle.
     ready: { type: 'sql', url: readyUrl, sql: 'SELECT NOT pg_is_in_recovery() AS ok' },
   };

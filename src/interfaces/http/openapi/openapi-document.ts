@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { createDocument, type oas31 } from 'zod-openapi';
 import { RETRY_AFTER_SECONDS } from '../error-mapping';
-import type { RouteDefinition } from '../route-definition';
+import type { ResponseHeader, RouteDefinition } from '../route-definition';
 import { extraOperations } from './extra-operations';
 import { failureJson } from './failure-json';
 
@@ -99,8 +99,8 @@ export function operationIdOf(method: string, path: string): string {
   return `${method}${path.replace(/[/:](\w)/g, (_, first: string) => first.toUpperCase())}`;
 }
 
-/** A response header of the document: what it says, its value's JSON Schema, whether always sent. */
-const header = (description: string, schema: Record<string, unknown>, required: boolean) => ({
+/** A response header of the document, of the routes' own ResponseHeader shape (a string value). */
+const header = (description: string, schema: Record<string, unknown>, required: boolean): ResponseHeader => ({
   description,
   required,
   schema: { type: 'string', ...schema },
