@@ -62,7 +62,8 @@ export class DataSourceConnector {
   async close(): Promise<void> {
     this.closed = true;
     this.stopWaiting.abort();
-    await Promise.race([this.retrying, sleep(CLOSE_WAIT_MS)]);
+    // Unref'd: the bound on the wait must not itself keep a stopping process alive.
+    await Promise.race([this.retrying, sleep(CLOSE_WAIT_MS, undefined, { ref: false })]);
     if (this.dataSource.isInitialized) await this.dataSource.destroy();
   }
 
