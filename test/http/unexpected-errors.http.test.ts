@@ -15,6 +15,7 @@ import {
   STREAM_CHUNK_SIZE,
   UpdateArticle,
 } from '../../src/application';
+import type { Article } from '../../src/domain';
 import { InMemoryArticleRepository } from '../../src/infrastructure/persistence/memory/in-memory-article-repository';
 import { createHttpApp } from '../../src/interfaces/http/app';
 import { ArticleController } from '../../src/interfaces/http/controllers/article-controller';
@@ -41,7 +42,9 @@ class BrokenReadsRepository extends InMemoryArticleRepository {
 
 /** Streams the first chunk of the list, then fails the way a dropped database connection would. */
 class FailsAfterFirstChunkRepository extends InMemoryArticleRepository {
-  override async *streamVisible(...args: Parameters<InMemoryArticleRepository['streamVisible']>) {
+  override async *streamVisible(
+    ...args: Parameters<InMemoryArticleRepository['streamVisible']>
+  ): AsyncGenerator<Article[], undefined> {
     for await (const chunk of super.streamVisible(...args)) {
       yield chunk;
       throw new Error('Connection terminated unexpectedly');

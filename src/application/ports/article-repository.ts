@@ -81,6 +81,9 @@ export type KeyedCreateOutcome =
  * is created and grows by one with each update.
  * Storage failures surface as StorageUnavailableError when the storage cannot be reached.
  */
+/** Opaque; compared for equality only (ArticleRepository.visibleVersion). */
+export type ListVersion = string;
+
 export interface ArticleRepository {
   create(article: NewArticle): Promise<Article>;
   /**
@@ -103,9 +106,17 @@ export interface ArticleRepository {
    * STREAM_CHUNK_SIZE, read by one statement (one snapshot on the SQL storages) as the caller
    * asks for them. A caller that stops early closes the generator (`return()`, or leaving a
    * `for await`): the statement and its connection are released then. A storage failure before
-   * or between chunks rejects the pending `next()`.
+   * or between chunks rejects the pending `next()`. Once every chunk is read it returns a
+   * version (see visibleVersion) the data read was at, or was newer than: never older.
+   * (Closed early, a generator returns what `return()` was given.)
    */
-  streamVisible(filter: VisibleArticlesFilter): AsyncGenerator<Article[]>;
+  streamVisible(filter: VisibleArticlesFilter): AsyncGenerator<Article[], ListVersion | undefined>;
+  /**
+   * A token of the stored data as the storage node that answers sees it now: equal tokens mean
+   * that every article and term is as it was when the other was taken. Any committed write
+   * changes it; it may change without a write too (a token is never reused for other data).
+   */
+  visibleVersion(): Promise<ListVersion>;
   /** Every tag or category, ordered by name. */
   listTerms(kind: TermKind): Promise<Term[]>;
 }

@@ -1,5 +1,5 @@
 import { type Article, foldForSearch, StorageUnavailableError } from '../../domain';
-import type { ArticleRepository, VisibleArticlesFilter } from '../ports/article-repository';
+import type { ArticleRepository, ListVersion, VisibleArticlesFilter } from '../ports/article-repository';
 
 export interface ListVisibleArticlesInput {
   /** Only articles with a greater id. */
@@ -39,24 +39,36 @@ export class ListVisibleArticles {
    * stream); the caller may stop early (a client that went away): the stream is closed and no
    * further chunk is read. After a storage failure mid-list the list goes on with a new stream
    * after the last id yielded (a new snapshot: an article created meanwhile with a greater id may
-   * be included); each article is yielded at most once.
+   * be included); each article is yielded at most once. Returns the storage's version of what
+   * one stream read (see ArticleRepository.streamVisible), or undefined when the list took more
+   * than one stream.
    */
-  async *batches(input: ListVisibleArticlesInput = {}): AsyncGenerator<Article[]> {
+  async *batches(input: ListVisibleArticlesInput = {}): AsyncGenerator<Article[], ListVersion | undefined> {
     let after = input.after;
     let started = false;
     for (let failures = 0; ; failures++) {
+      const stream = this.articles.streamVisible(visibleArticlesFilter({ ...input, after }));
       try {
-        for await (const chunk of this.articles.streamVisible(visibleArticlesFilter({ ...input, after }))) {
+        for (;;) {
+          const next = await stream.next();
+          if (next.done) return failures === 0 ? next.value : undefined;
           started = true;
-          after = (chunk[chunk.length - 1] as Article).id;
-          yield chunk;
+          after = (next.value[next.value.length - 1] as Article).id;
+          yield next.value;
         }
-        return;
       } catch (error) {
         if (!started || !(error instanceof StorageUnavailableError) || failures >= LATER_BATCH_RETRIES) throw error;
         await new Promise((resolve) => setTimeout(resolve, FIRST_RETRY_WAIT_MS * 2 ** failures));
+      } finally {
+        // Closes a stream left early (the caller stopped); a finished or failed one is closed already.
+        await stream.return(undefined);
       }
     }
+  }
+
+  /** The storage's version of the data now (ArticleRepository.visibleVersion). */
+  version(): Promise<ListVersion> {
+    return this.articles.visibleVersion();
   }
 
   /**

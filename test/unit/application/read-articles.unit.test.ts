@@ -2,6 +2,7 @@ import {
   CreateArticle,
   GetArticle,
   LATER_BATCH_RETRIES,
+  type ListVersion,
   ListVisibleArticles,
   STREAM_CHUNK_SIZE,
 } from '../../../src/application';
@@ -17,17 +18,23 @@ class CountingRepository extends InMemoryArticleRepository {
   streamsClosed = 0;
   /** Per stream (1-based): fail as an unreachable storage would after this many chunks. */
   failures = new Map<number, number>();
-  override async *streamVisible(...args: Parameters<InMemoryArticleRepository['streamVisible']>) {
+  override async *streamVisible(
+    ...args: Parameters<InMemoryArticleRepository['streamVisible']>
+  ): AsyncGenerator<Article[], ListVersion | undefined> {
     const stream = ++this.streamsOpened;
+    const inner = super.streamVisible(...args);
     let chunks = 0;
     try {
       if (this.failures.get(stream) === 0) throw new StorageUnavailableError();
-      for await (const chunk of super.streamVisible(...args)) {
+      for (;;) {
+        const next = await inner.next();
+        if (next.done) return next.value;
         this.chunksRead++;
-        yield chunk;
+        yield next.value;
         if (this.failures.get(stream) === ++chunks) throw new StorageUnavailableError();
       }
     } finally {
+      await inner.return(undefined);
       this.streamsClosed++;
     }
   }

@@ -1,9 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import {
   type ArticleChanges,
   type ArticleRepository,
   type ExpectedVersions,
   type IdempotencyClaim,
   type KeyedCreateOutcome,
+  type ListVersion,
   type NewArticle,
   STREAM_CHUNK_SIZE,
   type VisibleArticlesFilter,
@@ -53,6 +55,10 @@ export class InMemoryArticleRepository implements ArticleRepository {
   private readonly termIdsByName: Record<TermKind, Map<string, string>> = { tag: new Map(), category: new Map() };
   private readonly keys = new Map<string, KeyRecord>();
   private lastId = 0;
+  /** Committed writes so far: the version of the data (every write below runs without awaiting). */
+  private writes = 0;
+  /** Another store's versions count from 0 too. */
+  private readonly versionPrefix = `${randomUUID()}/`;
 
   async create(article: NewArticle): Promise<Article> {
     return this.store(article);
@@ -103,6 +109,7 @@ export class InMemoryArticleRepository implements ArticleRepository {
       search: searchableTextOf(article.fields),
     };
     this.articles.set(stored.id, stored);
+    this.writes++;
     return this.toArticle(stored);
   }
 
@@ -120,6 +127,7 @@ export class InMemoryArticleRepository implements ArticleRepository {
     const search = { ...current.search, ...searchableTextOf(changes.fields) };
     const updated: StoredArticle = { ...current, ...changes.fields, tagIds, categoryIds, updatedAt, version, search };
     this.articles.set(id, updated);
+    this.writes++;
     return this.toArticle(updated);
   }
 
@@ -128,6 +136,7 @@ export class InMemoryArticleRepository implements ArticleRepository {
     if (!current) return null;
     checkVersion(current, expected);
     this.articles.delete(id);
+    this.writes++;
     return this.toArticle(current);
   }
 
@@ -151,7 +160,10 @@ export class InMemoryArticleRepository implements ArticleRepository {
    * are asked for, and an await between them lets other work run. A Map's iterator goes on
    * correctly while entries are added and deleted, so each article is yielded at most once.
    */
-  async *streamVisible(filter: VisibleArticlesFilter): AsyncGenerator<Article[]> {
+  async *streamVisible(filter: VisibleArticlesFilter): AsyncGenerator<Article[], ListVersion | undefined> {
+    // Taken before the walk: a write during it may show in the chunks, and the data read is
+    // then newer than this version, never older (see the port).
+    const version = this.versionPrefix + this.writes;
     let chunk: Article[] = [];
     for (const article of this.visibleMatching(filter)) {
       chunk.push(article);
@@ -161,6 +173,11 @@ export class InMemoryArticleRepository implements ArticleRepository {
       }
     }
     if (chunk.length > 0) yield chunk;
+    return version;
+  }
+
+  async visibleVersion(): Promise<ListVersion> {
+    return this.versionPrefix + this.writes;
   }
 
   /** The visible articles the filter matches, by id ascending (a Map iterates in insertion order). */

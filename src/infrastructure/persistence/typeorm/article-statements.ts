@@ -113,7 +113,9 @@ export function articleStatements(d: SqlDialect) {
 
   return {
     begin: statement('begin', d.begin),
-    beginReadOnly: statement('begin_read_only', 'BEGIN READ ONLY'),
+    /** PostgreSQL: one snapshot for the transaction, so that its dataVersion is the stream's. */
+    beginSnapshot: statement('begin_snapshot', 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY'),
+    dataVersion: statement('data_version', d.dataVersion),
     commit: statement('commit', 'COMMIT'),
     rollback: statement('rollback', 'ROLLBACK'),
 

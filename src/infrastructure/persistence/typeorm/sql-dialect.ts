@@ -27,6 +27,14 @@ export interface SqlDialect {
   aggregatesLinksByJoin: boolean;
   /** Opens a write transaction. */
   begin: string;
+  /**
+   * A SELECT answering `version`: a text that differs after any commit this connection can see
+   * (the repository's visibleVersion). PostgreSQL: the server (address, port, database, start
+   * time), then the snapshot; within one server's life its history is linear, so an equal
+   * snapshot means equal data. SQLite: data_version changes when another connection commits,
+   * total_changes() when this one writes.
+   */
+  dataVersion: string;
   /** Appended to a SELECT that reads the row a transaction is about to change. */
   lockRow: string;
   /**
@@ -77,6 +85,8 @@ export const POSTGRES_DIALECT: SqlDialect = {
   unlimited: null,
   aggregatesLinksByJoin: true,
   begin: 'BEGIN',
+  dataVersion: `SELECT concat_ws('/', host(inet_server_addr()), inet_server_port(), current_database(),
+                  extract(epoch FROM pg_postmaster_start_time()), pg_current_snapshot()) AS version`,
   lockRow: ' FOR UPDATE',
   combinesWrites: true,
   // The GIN trigram index (pg_trgm, gin_trgm_ops) serves LIKE '%…%' on each column: a BitmapOr.
@@ -112,6 +122,7 @@ export const SQLITE_DIALECT: SqlDialect = {
   unlimited: -1,
   aggregatesLinksByJoin: false,
   begin: 'BEGIN IMMEDIATE',
+  dataVersion: `SELECT data_version || ':' || total_changes() AS version FROM pragma_data_version`,
   lockRow: '',
   combinesWrites: false,
   // The FTS5 table (trigram tokenizer, case-sensitive on the folded copies) answers a phrase, that

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Tracer } from '@opentelemetry/api';
 import { E_TIMEOUT, Mutex, Semaphore, type SemaphoreInterface, withTimeout } from 'async-mutex';
 import type { DataSource, ReplicationMode } from 'typeorm';
@@ -7,6 +8,7 @@ import {
   type ExpectedVersions,
   type IdempotencyClaim,
   type KeyedCreateOutcome,
+  type ListVersion,
   type NewArticle,
   STREAM_CHUNK_SIZE,
   type VisibleArticlesFilter,
@@ -181,6 +183,11 @@ export class TypeOrmArticleRepository implements ArticleRepository {
    * A stream waits for a slot up to STREAM_SLOT_WAIT_MS, then is answered 503.
    */
   private readonly streamSlots: SemaphoreInterface | null;
+  /**
+   * Starts every version this repository answers. SQLite's counters are its one connection's,
+   * and a new repository (a new connection) could count them again from the start.
+   */
+  private readonly versionPrefix = `${randomUUID()}/`;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -336,7 +343,7 @@ export class TypeOrmArticleRepository implements ArticleRepository {
    * chunk's terms come from the ones this stream has read already, or one findTerms for those
    * it has not (terms never change once created).
    */
-  async *streamVisible(filter: VisibleArticlesFilter): AsyncGenerator<Article[]> {
+  async *streamVisible(filter: VisibleArticlesFilter): AsyncGenerator<Article[], ListVersion | undefined> {
     const shape = filterShapeOf(filter);
     const statement = this.sql.streamOfVisible(shape);
     const values = [filter.afterId ?? 0, this.dialect.unlimited, ...filterValues(this.dialect, filter, shape)];
@@ -344,15 +351,15 @@ export class TypeOrmArticleRepository implements ArticleRepository {
     if (!this.dataSource.isInitialized) throw new StorageUnavailableError();
     const known: KnownTerms = { tag: new Map(), category: new Map() };
     try {
-      if (!this.sqliteLock) {
-        yield* this.postgresStreamOnAReplicaFirst(statement, values, known);
-        return;
-      }
+      if (!this.sqliteLock) return yield* this.postgresStreamOnAReplicaFirst(statement, values, known);
+      // Before the reader opens: what it reads is this version's data or newer (see the port).
+      const version = await this.visibleVersion();
       for await (const rows of this.sqliteStream(statement, values)) {
         yield await this.withTerms(rows, known, (ids) =>
           this.call(PRIMARY_READ, (connection) => this.findTerms(connection, ids, NO_NAMES)),
         );
       }
+      return version;
     } catch (error) {
       throw translateStorageError(error);
     }
@@ -367,25 +374,25 @@ export class TypeOrmArticleRepository implements ArticleRepository {
     select: SqlStatement,
     values: unknown[],
     known: KnownTerms,
-  ): AsyncGenerator<Article[]> {
+  ): AsyncGenerator<Article[], ListVersion | undefined> {
     const replicas = this.replicaReads;
     if (replicas?.useReplica()) {
       let started = false;
+      const onFirstChunk = () => {
+        started = true;
+        replicas.served('replica');
+      };
       try {
-        for await (const chunk of this.postgresStream('slave', select, values, known)) {
-          if (!started) replicas.served('replica');
-          started = true;
-          yield chunk;
-        }
-        return;
+        return yield* this.postgresStream('slave', select, values, known, onFirstChunk);
       } catch (error) {
         const translated = translateStorageError(error);
         if (started || !(translated instanceof StorageUnavailableError)) throw translated;
         replicas.failed();
       }
     }
-    yield* this.postgresStream('master', select, values, known);
+    const version = yield* this.postgresStream('master', select, values, known);
     replicas?.served('primary');
+    return version;
   }
 
   /**
@@ -401,7 +408,8 @@ export class TypeOrmArticleRepository implements ArticleRepository {
     select: SqlStatement,
     values: unknown[],
     known: KnownTerms,
-  ): AsyncGenerator<Article[]> {
+    onFirstChunk: () => void = () => {},
+  ): AsyncGenerator<Article[], ListVersion | undefined> {
     let releaseSlot: () => void;
     try {
       [, releaseSlot] = await (this.streamSlots as SemaphoreInterface).acquire();
@@ -435,10 +443,12 @@ export class TypeOrmArticleRepository implements ArticleRepository {
       } catch (error) {
         throw new StorageUnavailableError({ cause: error });
       }
-      await query(this.sql.beginReadOnly, []);
+      await query(this.sql.beginSnapshot, []);
+      const [versionRow] = await query<{ version: string }>(this.sql.dataVersion, []);
       await query(this.sql.declareStream(select), values);
       const fetch = this.sql.fetchStream(STREAM_CHUNK_SIZE);
       let rows = await query<StreamRow>(fetch, []);
+      let first = true;
       for (;;) {
         // The chunk's terms lookup (when it needs one) is sent first, then the next FETCH, so
         // that the database reads the next chunk while this one is written to the client.
@@ -446,11 +456,17 @@ export class TypeOrmArticleRepository implements ArticleRepository {
         nextRows = rows.length < STREAM_CHUNK_SIZE ? null : query<StreamRow>(fetch, []);
         // Not awaited if the caller stops first: its failure is the finally block's to see.
         nextRows?.catch(() => {});
-        if (rows.length > 0) yield await articles;
+        if (rows.length > 0) {
+          const chunk = await articles;
+          if (first) onFirstChunk();
+          first = false;
+          yield chunk;
+        }
         if (nextRows === null) break;
         rows = await nextRows;
         nextRows = null;
       }
+      return this.versionPrefix + (versionRow as { version: string }).version;
     } finally {
       // Also reached when the caller stops between two chunks; a FETCH sent ahead is let finish
       // (its rows are dropped). COMMIT also closes the cursor (it is not WITH HOLD).
@@ -483,6 +499,13 @@ export class TypeOrmArticleRepository implements ArticleRepository {
     } finally {
       reader.close();
     }
+  }
+
+  visibleVersion(): Promise<ListVersion> {
+    return this.readValue(async (connection) => {
+      const [row] = await connection.query<{ version: string }>(this.sql.dataVersion, []);
+      return this.versionPrefix + (row as { version: string }).version;
+    });
   }
 
   listTerms(kind: TermKind): Promise<Term[]> {
