@@ -24,6 +24,7 @@ import { ArticleController } from '../interfaces/http/controllers/article-contro
 import { HealthController } from '../interfaces/http/controllers/health-controller';
 import { SeedController } from '../interfaces/http/controllers/seed-controller';
 import { TermController } from '../interfaces/http/controllers/term-controller';
+import { ListTextCache } from '../interfaces/http/list-text-cache';
 import { UserController } from '../interfaces/user-demo/user-controller';
 import { storageModule } from './storage-modules';
 import { type StorageLifecycle, TOKENS } from './tokens';
@@ -143,13 +144,20 @@ function useCaseModule(tracer: Tracer | undefined): ContainerModule {
 }
 
 const controllerModule = new ContainerModule(({ bind }) => {
-  bindSingleton(bind, ArticleController, [
-    CreateArticle,
-    UpdateArticle,
-    DeleteArticle,
-    ListVisibleArticles,
-    GetArticle,
-  ]);
+  bind(ArticleController)
+    .toResolvedValue(
+      (create, update, remove, list, get, config: AppConfig) =>
+        new ArticleController(
+          create,
+          update,
+          remove,
+          list,
+          get,
+          config.listCacheBytes > 0 ? new ListTextCache(config.listCacheBytes) : null,
+        ),
+      [CreateArticle, UpdateArticle, DeleteArticle, ListVisibleArticles, GetArticle, TOKENS.Config],
+    )
+    .inSingletonScope();
   bindSingleton(bind, SeedController, [SeedArticles]);
   bindSingleton(bind, TermController, [ListTags, ListCategories]);
   bindSingleton(bind, HealthController, [CheckReadiness]);

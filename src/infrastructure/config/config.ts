@@ -29,6 +29,8 @@ export interface AppConfig {
   /** null: writes are open. */
   readonly apiToken: string | null;
   readonly bodyLimitBytes: number;
+  /** Bytes of whole-list answers kept while the storage's version is unchanged; 0: none. */
+  readonly listCacheBytes: number;
   readonly logLevel: string;
   readonly logFormat: 'json' | 'pretty';
   /** null: no CORS headers; '*': any origin; else the allowed origins. */
@@ -82,6 +84,7 @@ export function loadConfig(env: Env): AppConfig {
         : location,
     apiToken: variables.API_TOKEN,
     bodyLimitBytes: variables.BODY_LIMIT,
+    listCacheBytes: variables.LIST_CACHE_SIZE,
     logLevel: variables.LOG_LEVEL,
     logFormat: variables.LOG_FORMAT,
     corsOrigin: variables.CORS_ORIGIN,

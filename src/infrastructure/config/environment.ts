@@ -58,6 +58,14 @@ const bodySize = z
   })
   .transform((raw) => bytes.parse(raw) ?? 0);
 
+/** A size such as 8mb, or 0 for none. */
+const sizeOrZero = z
+  .string()
+  .refine((raw) => BODY_SIZE.test(raw) && Number.isFinite(bytes.parse(raw)), {
+    error: (issue) => `"${String(issue.input)}" is not a size such as 8mb or 512kb, or 0`,
+  })
+  .transform((raw) => Math.floor(bytes.parse(raw) ?? 0));
+
 const corsOrigin = z.string().transform((raw, context): '*' | readonly string[] | null => {
   if (raw.trim() === '') return null;
   if (raw.trim() === '*') return '*';
@@ -116,6 +124,9 @@ export const ENVIRONMENT = z
       .describe('named prepared statements; false behind PgBouncer < 1.21 in transaction mode'),
     API_TOKEN: z.string().nullable().default(null).describe('bearer token that writes need; unset: writes are open'),
     BODY_LIMIT: bodySize.default(1_048_576).describe('largest JSON body, in bytes once parsed'),
+    LIST_CACHE_SIZE: sizeOrZero
+      .default(8_388_608)
+      .describe('whole-list answers kept while the data is unchanged, in bytes; 0: none kept'),
     LOG_LEVEL: oneOf(LOG_LEVELS).default('info').describe('pino log level'),
     LOG_FORMAT: oneOf(['json', 'pretty']).default('json').describe('json lines, or pino-pretty for a terminal'),
     CORS_ORIGIN: corsOrigin.default(null).describe('origins allowed from a browser: *, or a list; unset: no CORS'),

@@ -27,5 +27,10 @@ export class WithHeaders {
 /** A success whose `data` is a list written as it is read, one batch at a time. */
 export class StreamedList {
   /** Each item already as its JSON text (presenters.ts), so that the writer only joins them. */
-  constructor(readonly batches: AsyncGenerator<readonly string[]>) {}
+  constructor(readonly batches: AsyncGenerator<readonly string[], unknown>) {}
+}
+
+/** A success answered as it was written before: the whole JSON body, wrapper included. */
+export class WrappedJsonBody {
+  constructor(readonly body: Buffer) {}
 }

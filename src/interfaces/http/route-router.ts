@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { jsonBody } from './middleware/json-body';
 import { requireBearerToken } from './middleware/require-bearer-token';
 import { routeNotFound } from './request-errors';
-import { StreamedList, success, WithHeaders } from './response';
+import { StreamedList, success, WithHeaders, WrappedJsonBody } from './response';
 import type { RouteDefinition } from './route-definition';
 import { writeStreamedList } from './streamed-list';
 import { parseInput } from './validation/article-schemas';
@@ -15,7 +15,8 @@ export interface RouteRouterOptions {
 
 /**
  * Serves a route table: token, then body, then schemas (path, query, headers, body), then the
- * handler; answers wrapped, with the handler's headers, or streamed when it answers a StreamedList.
+ * handler; answers wrapped, with the handler's headers, or streamed when it answers a StreamedList,
+ * or a body written before (WrappedJsonBody) as it is.
  */
 export function routeRouter(routes: readonly RouteDefinition[], options: RouteRouterOptions): Router {
   const router = Router();
@@ -32,6 +33,7 @@ export function routeRouter(routes: readonly RouteDefinition[], options: RouteRo
       const body = route.body ? parseInput(route.body, request.body) : undefined;
       const answer = await route.handle({ body, params, query, headers });
       if (answer instanceof StreamedList) return writeStreamedList(response, route.status, answer.batches);
+      if (answer instanceof WrappedJsonBody) return response.status(route.status).type('json').send(answer.body);
       if (answer instanceof WithHeaders) response.set(answer.headers);
       response.status(route.status).json(success(answer instanceof WithHeaders ? answer.data : answer));
     });

@@ -3,6 +3,11 @@ import type { Response } from 'express';
 const OPENING = '{"statusCode":10000,"data":[';
 const CLOSING = '],"message":"Success"}';
 
+/** The whole answer writeStreamedList sends for these items, as one text. */
+export function wrappedListText(items: readonly string[]): string {
+  return `${OPENING}${items.join(',')}${CLOSING}`;
+}
+
 /**
  * Answers the success wrapper around a list while reading it, so that memory holds one batch
  * whatever the length of the list. The first batch is read before the first byte is sent: until
@@ -15,7 +20,7 @@ export async function writeStreamedList(
   response: Response,
   status: number,
   /** The items of each batch as JSON texts. */
-  batches: AsyncGenerator<readonly string[]>,
+  batches: AsyncGenerator<readonly string[], unknown>,
 ): Promise<void> {
   let next = await batches.next();
   let closed = false;

@@ -22,6 +22,7 @@ describe('loadConfig', () => {
       database: { kind: 'sqlite', path: 'data/blog.sqlite' },
       apiToken: null,
       bodyLimitBytes: 1_048_576,
+      listCacheBytes: 8_388_608,
       logLevel: 'info',
       logFormat: 'json',
       corsOrigin: null,
@@ -116,6 +117,20 @@ describe('loadConfig', () => {
 
     it.each(['1m', '10 apples', '1e3'])('rejects %p rather than reading its leading digits as bytes', (raw) => {
       expect(configErrorOf({ BODY_LIMIT: raw }).variable).toBe('BODY_LIMIT');
+    });
+  });
+
+  describe('LIST_CACHE_SIZE', () => {
+    it.each([
+      ['0', 0],
+      ['512kb', 524_288],
+      ['16mb', 16_777_216],
+    ])('reads %p as %p bytes', (raw, limit) => {
+      expect(loadConfig({ LIST_CACHE_SIZE: raw }).listCacheBytes).toBe(limit);
+    });
+
+    it.each(['lots', '-1kb', 'Infinity', '1e3'])('rejects %p naming LIST_CACHE_SIZE', (raw) => {
+      expect(configErrorOf({ LIST_CACHE_SIZE: raw }).variable).toBe('LIST_CACHE_SIZE');
     });
   });
 

@@ -3,13 +3,15 @@ import type {
   DeleteArticle,
   GetArticle,
   ListVisibleArticles,
+  ListVisibleArticlesInput,
   UpdateArticle,
 } from '../../../application';
 import type { Article } from '../../../domain';
 import { entityTagOf, expectedVersionsOf } from '../entity-tag';
+import type { ListTextCache } from '../list-text-cache';
 import { nextPageLink } from '../page-link';
 import { type ArticleJson, articleJsonText, presentArticle } from '../presenters';
-import { StreamedList, WithHeaders } from '../response';
+import { StreamedList, WithHeaders, WrappedJsonBody } from '../response';
 import type {
   CreateArticleBody,
   DeleteArticleBody,
@@ -27,6 +29,8 @@ export class ArticleController {
     private readonly deleteArticle: DeleteArticle,
     private readonly listVisibleArticles: ListVisibleArticles,
     private readonly getArticle: GetArticle,
+    /** null: every whole list is read from the storage. */
+    private readonly listCache: ListTextCache | null = null,
   ) {}
 
   /** With an Idempotency-Key, a replay answers the stored article, marked `Idempotent-Replayed: true`. */
@@ -49,10 +53,13 @@ export class ArticleController {
     return presentArticle(await this.deleteArticle.execute({ id: body.id, expected }));
   }
 
-  /** With `limit`, one page and the link to the next when it is full; without, every article, streamed. */
-  async list(query: ListArticlesQuery): Promise<WithHeaders | StreamedList> {
+  /**
+   * With `limit`, one page and the link to the next when it is full; without, every article,
+   * streamed, or the answer kept for this query while the storage's version is unchanged.
+   */
+  async list(query: ListArticlesQuery): Promise<WithHeaders | StreamedList | WrappedJsonBody> {
     const filters = { after: query.after, tag: query.tag, category: query.category, q: query.q };
-    if (query.limit === undefined) return new StreamedList(presented(this.listVisibleArticles.batches(filters)));
+    if (query.limit === undefined) return this.wholeList(filters);
     const page = await this.listVisibleArticles.page({ ...filters, limit: query.limit });
     const last = page[page.length - 1];
     const headers: Record<string, string> =
@@ -60,6 +67,19 @@ export class ArticleController {
         ? { Link: nextPageLink({ ...filters, limit: query.limit, after: last.id }) }
         : {};
     return new WithHeaders(page.map(presentArticle), headers);
+  }
+
+  private async wholeList(filters: ListVisibleArticlesInput): Promise<StreamedList | WrappedJsonBody> {
+    const batches = presented(this.listVisibleArticles.batches(filters));
+    if (!this.listCache) return new StreamedList(batches);
+    const query = JSON.stringify([filters.after, filters.tag, filters.category, filters.q]);
+    const kept = this.listCache.find(await this.listVisibleArticles.version(), query);
+    if (kept) {
+      // Never started: closing it reads nothing.
+      await batches.return(undefined);
+      return new WrappedJsonBody(kept);
+    }
+    return new StreamedList(this.listCache.keeping(query, batches));
   }
 
   /** Any visibility; an id that does not exist is null data, not an error. */
@@ -73,7 +93,20 @@ function withEntityTag(article: Article): WithHeaders {
   return new WithHeaders(presentArticle(article), { ETag: entityTagOf(article) });
 }
 
-/** The batches as the API shows them, as JSON texts; closing this generator closes the one it reads. */
-export async function* presented(batches: AsyncGenerator<Article[]>): AsyncGenerator<string[]> {
-  for await (const batch of batches) yield batch.map(articleJsonText);
+/**
+ * The batches as the API shows them, as JSON texts, then what they return; closing this
+ * generator closes the one it reads.
+ */
+export async function* presented<Returned>(
+  batches: AsyncGenerator<Article[], Returned | undefined>,
+): AsyncGenerator<string[], Returned | undefined> {
+  try {
+    for (;;) {
+      const next = await batches.next();
+      if (next.done) return next.value;
+      yield next.value.map(articleJsonText);
+    }
+  } finally {
+    await batches.return(undefined);
+  }
 }
