@@ -6,7 +6,7 @@ import { BENCH_TOKEN } from './http-client';
 export interface Scenario {
   key: string;
   title: string;
-  /** Minimum service/baseline throughput ratio of issue 11 (PostgreSQL, medians). */
+  /** Minimum service/baseline throughput ratio (PostgreSQL, medians): issue 11's, raised by issue 18 for list and create. */
   target: number;
   /** Adds articles: the run is followed by removing them, so later runs see the same data. */
   addsArticles: boolean;
@@ -45,14 +45,14 @@ export const SCENARIOS: Scenario[] = [
   {
     key: 'list',
     title: 'GET /article',
-    target: 1.2,
+    target: 1.5,
     addsArticles: false,
     requests: () => [{ method: 'GET', path: '/article' }],
   },
   {
     key: 'create',
     title: 'POST /article/create',
-    target: 0.5,
+    target: 0.6,
     addsArticles: true,
     requests: () => [
       { method: 'POST', path: '/article/create', headers: WRITE_HEADERS, body: JSON.stringify(CREATE_BODY) },

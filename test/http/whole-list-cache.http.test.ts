@@ -86,11 +86,13 @@ describe('the whole list, kept while the data is unchanged (in-memory store, its
     await create(app, { title: 'two', content: 'c' });
   });
 
-  it("answers a second list with the first one's bytes, without reading the storage", async () => {
+  it('answers a third list with the bytes the second kept, without reading the storage', async () => {
+    // The first read of a query finds its size; the second, knowing it fits, is kept.
     const first = await request(app).get('/article').expect(200);
+    await request(app).get('/article').expect(200);
     const second = await request(app).get('/article').expect(200);
 
-    expect(repository.streams).toBe(1);
+    expect(repository.streams).toBe(2);
     expect(second.text).toBe(first.text);
     expect(second.headers['content-type']).toBe(first.headers['content-type']);
     expect(second.headers['content-type']).toBe('application/json; charset=utf-8');
@@ -116,15 +118,16 @@ describe('the whole list, kept while the data is unchanged (in-memory store, its
   });
 
   it('keeps each query apart', async () => {
+    for (let n = 0; n < 2; n++) {
+      await request(app).get('/article').expect(200);
+      await request(app).get('/article?tag=ts').expect(200);
+    }
     const all = await request(app).get('/article').expect(200);
     const tagged = await request(app).get('/article?tag=ts').expect(200);
-    const again = await request(app).get('/article?tag=ts').expect(200);
-    const allAgain = await request(app).get('/article').expect(200);
 
+    expect(repository.streams).toBe(4);
     expect(titlesOf(tagged.body)).toEqual(['one']);
-    expect(again.text).toBe(tagged.text);
-    expect(allAgain.text).toBe(all.text);
-    expect(repository.streams).toBe(2);
+    expect(titlesOf(all.body)).toEqual(['one', 'two']);
   });
 
   it('never keeps a page: a list with `limit` is read every time', async () => {
@@ -135,13 +138,13 @@ describe('the whole list, kept while the data is unchanged (in-memory store, its
 
   it('reads every list when the answer is larger than the bound, or with no cache (LIST_CACHE_SIZE=0)', async () => {
     const small = appOn(repository, new ListTextCache(100));
-    await request(small).get('/article').expect(200);
-    await request(small).get('/article').expect(200);
     const none = appOn(repository, null);
-    await request(none).get('/article').expect(200);
-    await request(none).get('/article').expect(200);
+    for (let n = 0; n < 3; n++) {
+      await request(small).get('/article').expect(200);
+      await request(none).get('/article').expect(200);
+    }
 
-    expect(repository.streams).toBe(4);
+    expect(repository.streams).toBe(6);
   });
 });
 
@@ -176,8 +179,8 @@ describe.each(['sqlite', 'postgres'] as const)('two instances on one %s database
   it("one instance's list shows every write made through the other", async () => {
     const read = async () => titlesOf((await request(reader).get('/article').expect(200)).body);
     await create(writer, { title: 'one', content: 'c' });
-    await expect(read()).resolves.toEqual(['one']);
-    await expect(read()).resolves.toEqual(['one']);
+    // Three reads: the third is answered from what the second kept.
+    for (let n = 0; n < 3; n++) await expect(read()).resolves.toEqual(['one']);
 
     await create(writer, { title: 'two', content: 'c', tag: [{ name: 'ts' }] });
     await expect(read()).resolves.toEqual(['one', 'two']);

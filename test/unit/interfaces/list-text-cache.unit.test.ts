@@ -15,8 +15,18 @@ function batchesOf(items: string[][], version: string | undefined) {
   return { batches: batches(), seen };
 }
 
-/** Reads every batch through the cache; answers what was passed on and what it returned. */
-async function readThrough(cache: ListTextCache, query: string, items: string[][], version: string | undefined) {
+/**
+ * Reads every batch through the cache; answers what was passed on and what it returned. A
+ * query's first read is never kept (its length is not known yet): `primed` reads it once before.
+ */
+async function readThrough(
+  cache: ListTextCache,
+  query: string,
+  items: string[][],
+  version: string | undefined,
+  primed = true,
+) {
+  if (primed) await readThrough(cache, query, items, 'priming', false);
   const { batches } = batchesOf(items, version);
   const passed: string[][] = [];
   const kept = cache.keeping(query, batches);
@@ -41,6 +51,21 @@ describe('ListTextCache', () => {
     );
     expect(cache.find('v2', 'all')).toBeUndefined();
     expect(cache.find('v1', 'tagged')).toBeUndefined();
+  });
+
+  it("keeps nothing on a query's first read, nor after a read of it that was over the bound", async () => {
+    const cache = new ListTextCache(1_000);
+    await readThrough(cache, 'all', ITEMS, 'v1', false);
+    expect(cache.find('v1', 'all')).toBeUndefined();
+
+    const large = [['"x"'.repeat(400)]];
+    await readThrough(cache, 'large', large, 'v1', false);
+    // Over the bound last time: this read is not copied, even though it now fits.
+    await readThrough(cache, 'large', ITEMS, 'v2', false);
+    expect(cache.find('v2', 'large')).toBeUndefined();
+    // The read above fitted: the next one is kept.
+    await readThrough(cache, 'large', ITEMS, 'v3', false);
+    expect(cache.find('v3', 'large')?.toString()).toBe(wrappedListText(ITEMS.flat()));
   });
 
   it('keeps an empty list too', async () => {
@@ -90,6 +115,7 @@ describe('ListTextCache', () => {
 
   it('closes the batches it reads when its reader stops early, and keeps nothing then', async () => {
     const cache = new ListTextCache(1_000);
+    await readThrough(cache, 'all', ITEMS, 'v0');
     const { batches, seen } = batchesOf(ITEMS, 'v1');
     const kept = cache.keeping('all', batches);
     await kept.next();
