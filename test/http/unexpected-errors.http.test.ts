@@ -1,28 +1,10 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
-import type { ArticleRepository } from '../../src/application';
-import {
-  CheckReadiness,
-  CreateArticle,
-  DeleteArticle,
-  GetArticle,
-  ListCategories,
-  ListTags,
-  ListVisibleArticles,
-  SeedArticles,
-  ServiceLifecycle,
-  STREAM_CHUNK_SIZE,
-  UpdateArticle,
-} from '../../src/application';
+import { type ArticleRepository, STREAM_CHUNK_SIZE } from '../../src/application';
 import type { Article } from '../../src/domain';
 import { InMemoryArticleRepository } from '../../src/infrastructure/persistence/memory/in-memory-article-repository';
-import { createHttpApp } from '../../src/interfaces/http/app';
-import { ArticleController } from '../../src/interfaces/http/controllers/article-controller';
-import { HealthController } from '../../src/interfaces/http/controllers/health-controller';
-import { SeedController } from '../../src/interfaces/http/controllers/seed-controller';
-import { TermController } from '../../src/interfaces/http/controllers/term-controller';
-import { UserController } from '../../src/interfaces/user-demo/user-controller';
+import { appOnRepository } from '../support/app-on-repository';
 import { aNewArticle } from '../support/builders';
 import { capturedLogger } from '../support/captured-logger';
 
@@ -52,38 +34,8 @@ class FailsAfterFirstChunkRepository extends InMemoryArticleRepository {
   }
 }
 
-function appOn(repository: ArticleRepository, logger = capturedLogger().logger) {
-  const clock = { now: () => new Date() };
-  const create = new CreateArticle(repository, clock);
-  const list = new ListVisibleArticles(repository);
-  return createHttpApp(
-    {
-      articles: new ArticleController(
-        create,
-        new UpdateArticle(repository, clock),
-        new DeleteArticle(repository),
-        list,
-        new GetArticle(repository),
-      ),
-      seed: new SeedController(new SeedArticles(create, list)),
-      terms: new TermController(new ListTags(repository), new ListCategories(repository)),
-      health: new HealthController(
-        new CheckReadiness({ pingReads: async () => {}, pingWrites: async () => {} }, new ServiceLifecycle(), 1000),
-      ),
-      users: new UserController(),
-    },
-    {
-      apiToken: null,
-      bodyLimitBytes: 1024,
-      logger,
-      corsOrigin: null,
-      rateLimitPerMinute: null,
-      trustProxyHops: 0,
-      seedEnabled: true,
-      isShuttingDown: () => false,
-    },
-  );
-}
+const appOn = (repository: ArticleRepository, logger = capturedLogger().logger) =>
+  appOnRepository(repository, { logger });
 
 describe('anything unexpected', () => {
   it('is a 500 saying only "Internal error", logged once with its cause and request id', async () => {

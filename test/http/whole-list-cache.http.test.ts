@@ -1,32 +1,13 @@
 import type { Express } from 'express';
 import request from 'supertest';
-import {
-  CheckReadiness,
-  CreateArticle,
-  DeleteArticle,
-  GetArticle,
-  ListCategories,
-  ListTags,
-  type ListVersion,
-  ListVisibleArticles,
-  SeedArticles,
-  ServiceLifecycle,
-  UpdateArticle,
-  type VisibleArticlesFilter,
-} from '../../src/application';
+import type { ListVersion, VisibleArticlesFilter } from '../../src/application';
 import { buildContainer, closeContainer } from '../../src/composition/container';
 import { createApp } from '../../src/composition/create-app';
 import type { Article } from '../../src/domain';
 import { type AppConfig, type DatabaseConfig, loadConfig } from '../../src/infrastructure/config/config';
 import { InMemoryArticleRepository } from '../../src/infrastructure/persistence/memory/in-memory-article-repository';
-import { createHttpApp } from '../../src/interfaces/http/app';
-import { ArticleController } from '../../src/interfaces/http/controllers/article-controller';
-import { HealthController } from '../../src/interfaces/http/controllers/health-controller';
-import { SeedController } from '../../src/interfaces/http/controllers/seed-controller';
-import { TermController } from '../../src/interfaces/http/controllers/term-controller';
 import { ListTextCache } from '../../src/interfaces/http/list-text-cache';
-import { UserController } from '../../src/interfaces/user-demo/user-controller';
-import { capturedLogger } from '../support/captured-logger';
+import { appOnRepository } from '../support/app-on-repository';
 import { createPostgresDatabase, createSqliteFile } from '../support/test-databases';
 
 /** The in-memory store, counting the streams the whole lists open. */
@@ -38,39 +19,8 @@ class CountingRepository extends InMemoryArticleRepository {
   }
 }
 
-function appOn(repository: CountingRepository, cache: ListTextCache | null): Express {
-  const clock = { now: () => new Date() };
-  const create = new CreateArticle(repository, clock);
-  const list = new ListVisibleArticles(repository);
-  return createHttpApp(
-    {
-      articles: new ArticleController(
-        create,
-        new UpdateArticle(repository, clock),
-        new DeleteArticle(repository),
-        list,
-        new GetArticle(repository),
-        cache,
-      ),
-      seed: new SeedController(new SeedArticles(create, list)),
-      terms: new TermController(new ListTags(repository), new ListCategories(repository)),
-      health: new HealthController(
-        new CheckReadiness({ pingReads: async () => {}, pingWrites: async () => {} }, new ServiceLifecycle(), 1000),
-      ),
-      users: new UserController(),
-    },
-    {
-      apiToken: null,
-      bodyLimitBytes: 1024 * 1024,
-      logger: capturedLogger().logger,
-      corsOrigin: null,
-      rateLimitPerMinute: null,
-      trustProxyHops: 0,
-      seedEnabled: true,
-      isShuttingDown: () => false,
-    },
-  );
-}
+const appOn = (repository: CountingRepository, listCache: ListTextCache | null) =>
+  appOnRepository(repository, { listCache, bodyLimitBytes: 1024 * 1024 });
 
 const create = (app: Express, body: object) => request(app).post('/article/create').send(body).expect(201);
 const titlesOf = (body: { data: { title: string }[] }) => body.data.map((article) => article.title);

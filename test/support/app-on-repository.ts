@@ -1,0 +1,68 @@
+import type { Express } from 'express';
+import {
+  type ArticleRepository,
+  CheckReadiness,
+  CreateArticle,
+  DeleteArticle,
+  GetArticle,
+  ListCategories,
+  ListTags,
+  ListVisibleArticles,
+  SeedArticles,
+  ServiceLifecycle,
+  UpdateArticle,
+} from '../../src/application';
+import { createHttpApp } from '../../src/interfaces/http/app';
+import { ArticleController } from '../../src/interfaces/http/controllers/article-controller';
+import { HealthController } from '../../src/interfaces/http/controllers/health-controller';
+import { SeedController } from '../../src/interfaces/http/controllers/seed-controller';
+import { TermController } from '../../src/interfaces/http/controllers/term-controller';
+import type { ListTextCache } from '../../src/interfaces/http/list-text-cache';
+import { UserController } from '../../src/interfaces/user-demo/user-controller';
+import { capturedLogger } from './captured-logger';
+
+export interface AppOnRepositoryOptions {
+  logger?: ReturnType<typeof capturedLogger>['logger'];
+  /** Default: none, every whole list is read from the repository. */
+  listCache?: ListTextCache | null;
+  /** Default: 1,024 bytes. */
+  bodyLimitBytes?: number;
+}
+
+/**
+ * The HTTP app wired by hand around one repository, without the composition root: for tests
+ * whose repository is a subclass that fails or counts on purpose.
+ */
+export function appOnRepository(repository: ArticleRepository, options: AppOnRepositoryOptions = {}): Express {
+  const clock = { now: () => new Date() };
+  const create = new CreateArticle(repository, clock);
+  const list = new ListVisibleArticles(repository);
+  return createHttpApp(
+    {
+      articles: new ArticleController(
+        create,
+        new UpdateArticle(repository, clock),
+        new DeleteArticle(repository),
+        list,
+        new GetArticle(repository),
+        options.listCache ?? null,
+      ),
+      seed: new SeedController(new SeedArticles(create, list)),
+      terms: new TermController(new ListTags(repository), new ListCategories(repository)),
+      health: new HealthController(
+        new CheckReadiness({ pingReads: async () => {}, pingWrites: async () => {} }, new ServiceLifecycle(), 1000),
+      ),
+      users: new UserController(),
+    },
+    {
+      apiToken: null,
+      bodyLimitBytes: options.bodyLimitBytes ?? 1024,
+      logger: options.logger ?? capturedLogger().logger,
+      corsOrigin: null,
+      rateLimitPerMinute: null,
+      trustProxyHops: 0,
+      seedEnabled: true,
+      isShuttingDown: () => false,
+    },
+  );
+}
