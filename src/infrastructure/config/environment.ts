@@ -50,21 +50,21 @@ const workers = z
 
 const BODY_SIZE = /^\d+(?:\.\d+)?\s*(?:b|kb|mb|gb)?$/i;
 
-// bytes.parse alone would read "1m" or "10 apples" as their leading digits.
-const bodySize = z
-  .string()
-  .refine((raw) => BODY_SIZE.test(raw) && Number.isFinite(bytes.parse(raw)) && (bytes.parse(raw) ?? 0) > 0, {
-    error: (issue) => `"${String(issue.input)}" is not a size such as 1mb or 512kb`,
-  })
-  .transform((raw) => bytes.parse(raw) ?? 0);
-
-/** A size such as 8mb, or 0 for none. */
-const sizeOrZero = z
-  .string()
-  .refine((raw) => BODY_SIZE.test(raw) && Number.isFinite(bytes.parse(raw)), {
-    error: (issue) => `"${String(issue.input)}" is not a size such as 8mb or 512kb, or 0`,
-  })
-  .transform((raw) => Math.floor(bytes.parse(raw) ?? 0));
+/**
+ * A size such as 1mb or 512kb; with `zeroAllowed`, 0 too. bytes.parse alone would read "1m" or
+ * "10 apples" as their leading digits.
+ */
+const size = (zeroAllowed: boolean) =>
+  z
+    .string()
+    .refine(
+      (raw) => {
+        const parsed = BODY_SIZE.test(raw) ? bytes.parse(raw) : null;
+        return parsed !== null && Number.isFinite(parsed) && (zeroAllowed ? parsed >= 0 : parsed > 0);
+      },
+      { error: (issue) => `"${String(issue.input)}" is not a size such as 1mb or 512kb${zeroAllowed ? ', or 0' : ''}` },
+    )
+    .transform((raw) => bytes.parse(raw) ?? 0);
 
 const corsOrigin = z.string().transform((raw, context): '*' | readonly string[] | null => {
   if (raw.trim() === '') return null;
@@ -123,8 +123,8 @@ export const ENVIRONMENT = z
       .default(true)
       .describe('named prepared statements; false behind PgBouncer < 1.21 in transaction mode'),
     API_TOKEN: z.string().nullable().default(null).describe('bearer token that writes need; unset: writes are open'),
-    BODY_LIMIT: bodySize.default(1_048_576).describe('largest JSON body, in bytes once parsed'),
-    LIST_CACHE_SIZE: sizeOrZero
+    BODY_LIMIT: size(false).default(1_048_576).describe('largest JSON body, in bytes once parsed'),
+    LIST_CACHE_SIZE: size(true)
       .default(8_388_608)
       .describe('whole-list answers kept while the data is unchanged, in bytes; 0: none kept'),
     LOG_LEVEL: oneOf(LOG_LEVELS).default('info').describe('pino log level'),
