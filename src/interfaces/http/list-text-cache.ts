@@ -18,6 +18,15 @@ export class ListTextCache {
 
   constructor(private readonly maxBytes: number) {}
 
+  /**
+   * Whether an answer of this query can be kept now: its last read fitted the bound. When not,
+   * asking the storage for its version would be a statement for nothing.
+   */
+  mayHold(query: string): boolean {
+    const lastLength = this.lastLengths.get(query);
+    return lastLength !== undefined && lastLength <= this.maxBytes;
+  }
+
   /** The kept answer body for this query at this version. */
   find(version: ListVersion, query: string): Buffer | undefined {
     const key = keyOf(version, query);
@@ -40,8 +49,7 @@ export class ListTextCache {
     query: string,
     batches: AsyncGenerator<string[], ListVersion | undefined>,
   ): AsyncGenerator<string[], ListVersion | undefined> {
-    const lastLength = this.lastLengths.get(query);
-    let texts: string[] | null = lastLength !== undefined && lastLength <= this.maxBytes ? [] : null;
+    let texts: string[] | null = this.mayHold(query) ? [] : null;
     let length = 0;
     try {
       for (;;) {

@@ -70,16 +70,14 @@ export class ArticleController {
   }
 
   private async wholeList(filters: ListVisibleArticlesInput): Promise<StreamedList | WrappedJsonBody> {
-    const batches = presented(this.listVisibleArticles.batches(filters));
-    if (!this.listCache) return new StreamedList(batches);
+    const batches = () => presented(this.listVisibleArticles.batches(filters));
+    if (!this.listCache) return new StreamedList(batches());
     const query = JSON.stringify([filters.after, filters.tag, filters.category, filters.q]);
-    const kept = this.listCache.find(await this.listVisibleArticles.version(), query);
-    if (kept) {
-      // Never started: closing it reads nothing.
-      await batches.return(undefined);
-      return new WrappedJsonBody(kept);
+    if (this.listCache.mayHold(query)) {
+      const kept = this.listCache.find(await this.listVisibleArticles.version(), query);
+      if (kept) return new WrappedJsonBody(kept);
     }
-    return new StreamedList(this.listCache.keeping(query, batches));
+    return new StreamedList(this.listCache.keeping(query, batches()));
   }
 
   /** Any visibility; an id that does not exist is null data, not an error. */
