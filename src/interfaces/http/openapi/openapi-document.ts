@@ -63,14 +63,14 @@ function operation(
   context: { apiToken: boolean; rateLimited: boolean; touchesStorage: boolean },
 ): object {
   const needsToken = route.write && context.apiToken;
-  const header = z.object({
+  const requestHeaders = z.object({
     'X-Request-Id': REQUEST_ID_PARAM,
     ...(route.notModified ? { 'If-None-Match': IF_NONE_MATCH_PARAM } : {}),
     ...route.headers?.shape,
   });
   // zod-openapi wants only the locations that have a schema.
   const requestParams = Object.fromEntries(
-    Object.entries({ path: route.params, query: route.query, header }).filter(([, schema]) => schema),
+    Object.entries({ path: route.params, query: route.query, header: requestHeaders }).filter(([, schema]) => schema),
   );
   return {
     summary: route.summary,
