@@ -59,6 +59,15 @@ module.exports = {
       },
     },
     {
+      name: 'only-the-sqlite-driver-module-loads-better-sqlite3',
+      comment:
+        'better-sqlite3 13, or 12 (better-sqlite3-node20) on Node.js 20: sqlite-driver.ts picks the one for the running line, ' +
+        'so that the Node.js 20 path stays one small change to remove (docs/adr/0001).',
+      severity: 'error',
+      from: { pathNot: ['(^|/)src/infrastructure/persistence/typeorm/sqlite-driver\\.ts$'] },
+      to: { path: '(^|/)node_modules/better-sqlite3(-node20)?/' },
+    },
+    {
       name: 'no-circular',
       severity: 'error',
       from: {},

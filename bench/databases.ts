@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { Client } from 'pg';
+import { openSqliteDatabase } from '../src/infrastructure/persistence/typeorm/sqlite-driver';
 import { PostgresTestServer } from '../test/support/postgres-server';
 
 /** A fresh database for one benchmark pass; the service's migrations create its schema. */
@@ -84,7 +84,7 @@ export async function openSqlite(): Promise<BenchDatabase> {
     url: `sqlite:${file}`,
     description: 'SQLite file (WAL, synchronous = FULL) in the OS temp dir',
     removeArticlesAfter: async (lastDatasetId) => {
-      const db = new Database(file);
+      const db = openSqliteDatabase(file);
       try {
         db.pragma('busy_timeout = 5000');
         for (const statement of DELETE_AFTER) db.prepare(statement.replace('$1', '?')).run(lastDatasetId);

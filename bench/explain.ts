@@ -1,4 +1,3 @@
-import Database from 'better-sqlite3';
 import { Client } from 'pg';
 import { articleStatements, type SqlStatement } from '../src/infrastructure/persistence/typeorm/article-statements';
 import {
@@ -6,6 +5,7 @@ import {
   SQLITE_DIALECT,
   type SqlDialect,
 } from '../src/infrastructure/persistence/typeorm/sql-dialect';
+import { openSqliteDatabase } from '../src/infrastructure/persistence/typeorm/sqlite-driver';
 import {
   filterShapeOf,
   filterValues,
@@ -84,7 +84,7 @@ async function main(): Promise<void> {
   const sqlite = await openSqlite();
   try {
     await seedAtSize(sqlite, count);
-    const db = new Database(sqliteFile(sqlite), { readonly: true });
+    const db = openSqliteDatabase(sqliteFile(sqlite), { readonly: true });
     try {
       for (const [title, statement, values] of cases(SQLITE_DIALECT)) {
         const named = Object.fromEntries(values.map((value, index) => [`p${index + 1}`, value]));

@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { createId } from '@paralleldrive/cuid2';
-import Database from 'better-sqlite3';
 import { Client } from 'pg';
+import { openSqliteDatabase } from '../src/infrastructure/persistence/typeorm/sqlite-driver';
 import { type BenchDatabase, openPostgres, openSqlite } from './databases';
 import { categoryName, DATASET, type PreparedDataset, SEARCH_SHARES, SEARCH_WORDS, tagName } from './dataset';
 
@@ -189,7 +189,7 @@ async function seedPostgres(url: string, count: number): Promise<Counted> {
 }
 
 function seedSqlite(database: BenchDatabase, count: number): Counted {
-  const db = new Database(database.url.replace(/^sqlite:/, ''));
+  const db = openSqliteDatabase(database.url.replace(/^sqlite:/, ''));
   try {
     db.pragma('journal_mode = WAL');
     const statements = seedStatements(SQLITE_SEED);

@@ -1,3 +1,5 @@
+// First: a Node.js line the service does not run on ends here, in one line.
+import './process/refuse-unsupported-node';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { DataSource } from 'typeorm';
 import { ConfigError, describeDatabase, loadConfig } from './infrastructure/config/config';

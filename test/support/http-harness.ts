@@ -1,4 +1,3 @@
-import Database from 'better-sqlite3';
 import type { Express } from 'express';
 import type { Container } from 'inversify';
 import { Client } from 'pg';
@@ -6,6 +5,7 @@ import request, { type Test } from 'supertest';
 import { buildContainer, closeContainer } from '../../src/composition/container';
 import { createApp, createOpenApiDocument } from '../../src/composition/create-app';
 import { type AppConfig, type DatabaseConfig, loadConfig } from '../../src/infrastructure/config/config';
+import { openSqliteDatabase } from '../../src/infrastructure/persistence/typeorm/sqlite-driver';
 import { EMPTY_DATABASE_SQL } from './empty-database';
 import { type OpenApiDocument, OpenApiResponseCheck } from './openapi-response-check';
 import { TestClock } from './test-clock';
@@ -30,7 +30,7 @@ async function openTestStorage(kind: StorageKind): Promise<TestStorage> {
         database: { kind: 'sqlite', path: file.path },
         empty: async () => {
           // A second connection, as another process would have; WAL lets it write beside the app's.
-          const db = new Database(file.path);
+          const db = openSqliteDatabase(file.path);
           try {
             for (const statement of EMPTY_DATABASE_SQL.sqlite) db.exec(statement);
           } finally {

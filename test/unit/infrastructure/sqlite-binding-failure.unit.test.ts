@@ -1,12 +1,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import {
-  describeSqliteBindingFailure,
-  SQLITE_REBUILD_COMMAND,
-} from '../../../src/infrastructure/persistence/typeorm/sqlite-binding-failure';
+import { describeSqliteBindingFailure } from '../../../src/infrastructure/persistence/typeorm/sqlite-binding-failure';
 
-/** What `better-sqlite3` throws when its addon was never built: the `bindings` package's own error. */
+/** What better-sqlite3 12 throws when its addon was never built: the `bindings` package's own error. */
 function missingBindingError(): Error {
   const emptyPackage = fs.mkdtempSync(path.join(os.tmpdir(), 'no-binding-'));
   try {
@@ -21,13 +18,26 @@ function missingBindingError(): Error {
   throw new Error('bindings loaded an addon that does not exist');
 }
 
+/** Node's own error for a module that cannot be found. */
+function moduleNotFound(request: string): Error {
+  try {
+    require(path.join(os.tmpdir(), 'no-such-dir', 'x.js'));
+  } catch (error) {
+    const notFound = error as NodeJS.ErrnoException;
+    return Object.assign(new Error(`Cannot find module '${request}'\nRequire stack:\n- /srv/app/x.js`), {
+      code: notFound.code,
+    });
+  }
+  throw new Error('a module that does not exist was found');
+}
+
 describe('describeSqliteBindingFailure', () => {
   it('turns the missing-addon error, a dozen searched paths, into one line with the fix', () => {
     const error = missingBindingError();
     expect(error.message.split('\n').length).toBeGreaterThan(5);
-    const line = describeSqliteBindingFailure(error);
-    expect(line).toContain('native SQLite binding is not built');
-    expect(line).toContain(`\`${SQLITE_REBUILD_COMMAND}\``);
+    const line = describeSqliteBindingFailure(error, 'better-sqlite3-node20');
+    expect(line).toContain("better-sqlite3-node20's native SQLite binding is not built");
+    expect(line).toContain('`npm rebuild better-sqlite3-node20`');
     expect(line).not.toContain('\n');
   });
 
@@ -38,10 +48,29 @@ describe('describeSqliteBindingFailure', () => {
         'was compiled against a different Node.js version using\nNODE_MODULE_VERSION 137. This version of Node.js requires\n' +
         'NODE_MODULE_VERSION 115. Please try re-compiling or re-installing\nthe module (for instance, using `npm rebuild` or `npm install`).',
     );
-    const line = describeSqliteBindingFailure(error);
+    const line = describeSqliteBindingFailure(error, 'better-sqlite3-node20');
     expect(line).toContain('built for another Node.js (module version 137, this one needs 115)');
-    expect(line).toContain(SQLITE_REBUILD_COMMAND);
+    expect(line).toContain('`npm rebuild better-sqlite3-node20`');
     expect(line).not.toContain('\n');
+  });
+
+  it('says what to do when the Node.js 20 driver was left out of the install', () => {
+    const error = moduleNotFound('better-sqlite3-node20');
+    const line = describeSqliteBindingFailure(error, 'better-sqlite3-node20');
+    expect(line).toMatch(/^better-sqlite3-node20, the SQLite driver on Node.js \d+, is not installed/);
+    expect(line).toContain('`npm install`');
+    expect(line).toContain('Node.js 22 or newer');
+    expect(line).not.toContain('\n');
+  });
+
+  it('names the platform when better-sqlite3 ships no binary for it', () => {
+    // What better-sqlite3 13 throws: it falls back to the path a source build would have used.
+    const error = moduleNotFound('/srv/app/node_modules/better-sqlite3/build/Release/better_sqlite3.node');
+    const line = describeSqliteBindingFailure(error, 'better-sqlite3');
+    expect(line).toBe(
+      `better-sqlite3 ships no native SQLite binding for ${process.platform}-${process.arch}: ` +
+        'set DATABASE_URL to a PostgreSQL server',
+    );
   });
 
   it('leaves every other failure to the caller', () => {
@@ -52,5 +81,6 @@ describe('describeSqliteBindingFailure', () => {
       ),
     ).toBeUndefined();
     expect(describeSqliteBindingFailure('not an error')).toBeUndefined();
+    expect(describeSqliteBindingFailure(moduleNotFound('express'), 'better-sqlite3')).toBeUndefined();
   });
 });

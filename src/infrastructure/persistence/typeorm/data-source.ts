@@ -1,13 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type Database from 'better-sqlite3';
 import type { ClientBase } from 'pg';
 import { DataSource, type DataSourceOptions, MigrationExecutor } from 'typeorm';
 import type { DatabaseConfig, PostgresDatabaseConfig } from '../../config/config';
 import { buildEntitySchemas, type SqlDialect } from './entities';
 import { MIGRATIONS } from './migrations';
 import { POSTGRES_LIMITS } from './postgres-limits';
+import { type SqliteDatabase, sqliteDriver } from './sqlite-driver';
 
 export type SqlDatabaseConfig = Exclude<DatabaseConfig, { kind: 'memory' }>;
 
@@ -83,10 +83,11 @@ export function dataSourceOptions(database: SqlDatabaseConfig, events: DataSourc
   return {
     ...common,
     type: 'better-sqlite3',
+    driver: sqliteDriver(),
     database: database.path,
     enableWAL: true,
     // FULL: a commit is on disk before the answer goes out, so an acknowledged write survives a crash.
-    prepareDatabase: (db: Database.Database) => {
+    prepareDatabase: (db: SqliteDatabase) => {
       db.pragma('synchronous = FULL');
       db.pragma('busy_timeout = 5000');
     },

@@ -1,7 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import Database from 'better-sqlite3';
 import type { PoolClient } from 'pg';
 import type { SqlStatement } from './article-statements';
+import { openSqliteDatabase, type SqliteDatabase, type SqliteStatement } from './sqlite-driver';
 
 /** A connection checked out for one repository call: runs statements, answers rows. */
 export interface SqlConnection {
@@ -40,7 +40,7 @@ export class PgConnection implements SqlConnection {
 }
 
 /** better-sqlite3's prepared statements by SQL text, with the parameter numbers each one uses. */
-export type SqlitePreparedStatements = Map<string, { statement: Database.Statement; numbers: number[] }>;
+export type SqlitePreparedStatements = Map<string, { statement: SqliteStatement; numbers: number[] }>;
 
 /**
  * better-sqlite3's connection, with each statement prepared once. Parameters are named after
@@ -49,7 +49,7 @@ export type SqlitePreparedStatements = Map<string, { statement: Database.Stateme
  */
 export class SqliteConnection implements SqlConnection {
   constructor(
-    private readonly db: Database.Database,
+    private readonly db: SqliteDatabase,
     private readonly prepared: SqlitePreparedStatements,
   ) {}
 
@@ -71,7 +71,7 @@ export class SqliteConnection implements SqlConnection {
     return entry;
   }
 
-  private statementFor(statement: SqlStatement): Database.Statement {
+  private statementFor(statement: SqlStatement): SqliteStatement {
     return this.entryFor(statement).statement;
   }
 
@@ -117,8 +117,8 @@ export class SqliteConnection implements SqlConnection {
  * A read-only connection to a SQLite file for one stream. It waits for a lock as the main
  * connection does (busy_timeout); in WAL mode a reader is blocked only while the file recovers.
  */
-export function openSqliteReader(file: string): Database.Database {
-  const reader = new Database(file, { readonly: true, fileMustExist: true });
+export function openSqliteReader(file: string): SqliteDatabase {
+  const reader = openSqliteDatabase(file, { readonly: true, fileMustExist: true });
   reader.pragma('busy_timeout = 5000');
   return reader;
 }
