@@ -55,6 +55,8 @@ module.exports = {
     // The /docs page in headless Chromium, against the built service.
     project('browser'),
     project('reliability', withPostgresAndReport),
+    // `npm start` on the embedded SQLite under load for a minute (every supported Node.js line in CI).
+    project('soak'),
     // The topology of `npm run topology` under faults; brings its own servers up and down.
     project('topology'),
   ],

@@ -1,10 +1,21 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type Exchange, RawHttpClient } from '../raw-http';
+import { type Exchange, jsonOf, RawHttpClient } from '../raw-http';
 import { type ArticleState, bodyFor } from './article-state';
 import type { RequestRecord } from './request-log';
 import type { WriteLedger, WriteRecord } from './write-ledger';
 
-export type Operation = 'create' | 'update' | 'read-one' | 'list' | 'tags' | 'categories' | 'seed' | 'users';
+export type Operation =
+  | 'create'
+  | 'update'
+  | 'read-one'
+  | 'list'
+  | 'page'
+  | 'search'
+  | 'delete'
+  | 'tags'
+  | 'categories'
+  | 'seed'
+  | 'users';
 
 /** Relative weights of the operations each client picks from. */
 export type OperationMix = Partial<Record<Operation, number>>;
@@ -36,6 +47,8 @@ export interface LoadOptions {
  */
 export class LoadGenerator {
   readonly records: RequestRecord[] = [];
+  /** Articles a 'delete' created and then deleted, both acknowledged: none may be found again. */
+  readonly deleted: number[] = [];
   private readonly http: RawHttpClient;
   private readonly operations: [Operation, number][];
   private readonly totalWeight: number;
@@ -116,6 +129,20 @@ export class LoadGenerator {
       }
       case 'list':
         return this.timed(operation, () => this.http.get('/article'));
+      case 'page': {
+        const known = this.options.ledger.allOwned();
+        const after = known[Math.floor(this.options.random() * known.length)];
+        const from = after === undefined ? '' : `&after=${after}`;
+        return this.timed(operation, () => this.http.get(`/article?limit=20${from}`));
+      }
+      case 'search': {
+        // Another client's articles, by their title's token prefix: a substring search that matches.
+        const words = `${this.options.runId}-${Math.floor(this.options.random() * this.options.clients)}-`;
+        const paged = this.options.random() < 0.5 ? '&limit=20' : '';
+        return this.timed(operation, () => this.http.get(`/article?q=${encodeURIComponent(words)}${paged}`));
+      }
+      case 'delete':
+        return this.createThenDelete(token, sequence);
       case 'tags':
         return this.timed(operation, () => this.http.get('/tag'));
       case 'categories':
@@ -133,6 +160,23 @@ export class LoadGenerator {
     const record = await this.timed('create', () => this.http.postJson('/article/create', bodyFor(state)), write);
     if (write.outcome === 'acked' && write.articleId !== null) this.options.ledger.own(client, write.articleId);
     return record;
+  }
+
+  /** An article of its own, outside the ledger, created and then deleted. */
+  private async createThenDelete(token: string, sequence: number): Promise<RequestRecord> {
+    const state = { ...writtenState('created', `${token}-deleted`, sequence), visible: sequence % 2 === 0 };
+    let id: number | undefined;
+    const created = await this.timed('create', async () => {
+      const exchange = await this.http.postJson('/article/create', bodyFor(state));
+      id = (jsonOf(exchange) as { data?: { id?: number } } | undefined)?.data?.id;
+      return exchange;
+    });
+    if (id === undefined) return created;
+    this.records.push(created);
+    const articleId = id;
+    const deleted = await this.timed('delete', () => this.http.postJson('/article/delete', { id: articleId }));
+    if (deleted.status === 200) this.deleted.push(articleId);
+    return deleted;
   }
 
   private update(id: number, token: string, sequence: number): Promise<RequestRecord> {
