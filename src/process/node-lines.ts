@@ -33,7 +33,7 @@ export function judgeNodeVersion(version: string): NodeLineVerdict {
       supported: true,
       warning:
         `Node.js ${line.major} reached its end of life on ${line.endOfLife}; this service still runs on it ` +
-        `until CI's machine moves on. Move to Node.js ${NODE_LINES.at(-1)?.major} or another maintained line.`,
+        `until CI's machine moves on. Move to Node.js ${maintainedLines()}.`,
     };
   }
   return { supported: true };
@@ -53,6 +53,12 @@ export function describeLines(): string {
     lowest === `${major}.0.0` ? `${major}` : `${lowest} or newer on ${major}`,
   );
   return `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`;
+}
+
+/** "22, 24 or 26": the supported lines that are not past their end of life. */
+function maintainedLines(): string {
+  const majors = NODE_LINES.filter((line) => !('endOfLife' in line)).map((line) => `${line.major}`);
+  return `${majors.slice(0, -1).join(', ')} or ${majors.at(-1)}`;
 }
 
 /** package.json's `engines.node` for these lines. */
