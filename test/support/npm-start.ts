@@ -32,7 +32,7 @@ export async function npmStart(
   const startMs = options.startMs ?? 120_000;
   const npm = spawn('npm', ['start'], {
     cwd: ROOT,
-    env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', ...env },
+    env: { ...withoutDatabaseUrl(process.env), PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
@@ -77,6 +77,12 @@ export async function npmStart(
     throw error;
   });
   return { npm, baseUrl: `http://127.0.0.1:${port}`, exited, stderr: () => stderr, anyAlive, killAll };
+}
+
+/** The environment without DATABASE_URL: the storage is what the caller says, or the default. */
+function withoutDatabaseUrl(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { DATABASE_URL: _ignored, ...rest } = env;
+  return rest;
 }
 
 /** Waits until no process of the group is left, or `withinMs` has passed; answers whether none is left. */
