@@ -11,6 +11,10 @@ describe('the supported Node.js lines', () => {
     expect(enginesRange()).toBe('^20.19.0 || ^22.15.0 || ^24.0.0 || ^26.0.0');
   });
 
+  it('are typed by @types/node of the lowest line, so that the code uses no newer API', () => {
+    expect(packageJson.devDependencies['@types/node']).toMatch(new RegExp(`^\\^${NODE_LINES[0].major}\\.`));
+  });
+
   it.each(['v20.19.0', 'v20.20.2', 'v22.15.0', 'v22.23.3', 'v24.0.0', 'v24.21.0', 'v26.10.0'])(
     'run on %s',
     (version) => {
