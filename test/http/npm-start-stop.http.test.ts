@@ -1,8 +1,8 @@
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { groupGone, type NpmStart, npmStart } from '../support/npm-start';
+import { requestInFlight } from '../support/request-in-flight';
 
 const FINISHING = 'stopping: no new connections; finishing the requests in flight';
 
@@ -33,33 +33,16 @@ describe.each(['SIGTERM', 'SIGINT'] as const)('%s to npm start', (signal) => {
       { DATABASE_URL: `sqlite:${path.join(workDir, 'blog.sqlite')}`, SHUTDOWN_DRAIN_MS: '0' },
       { onLine: (line) => line.includes(FINISHING) && finishing() },
     );
-    const body = JSON.stringify({ content: `sent after ${signal}` });
-    const call = http.request(new URL('/article/create', started.baseUrl), {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'content-length': Buffer.byteLength(body),
-        expect: '100-continue',
-      },
-    });
-    const answered = new Promise<number>((resolve, reject) => {
-      call.once('response', (response) => {
-        response.resume();
-        response.once('end', () => resolve(response.statusCode ?? 0));
-      });
-      call.once('error', reject);
-    });
-    // The headers go now, the body not yet: once the server answers 100 Continue, the request
-    // is in flight, and it stays so until the body is sent after the signal.
-    const continued = new Promise((resolve) => call.once('continue', resolve));
-    call.flushHeaders();
-    await continued;
+    const request = await requestInFlight(
+      new URL('/article/create', started.baseUrl),
+      JSON.stringify({ content: `sent after ${signal}` }),
+    );
 
     started.npm.kill(signal);
     await finishingInFlight;
-    call.end(body);
+    request.finish();
 
-    await expect(answered).resolves.toBe(201);
+    await expect(request.answered).resolves.toBe(201);
     await expect(started.exited).resolves.toBe(0);
     await expect(groupGone(started, 10_000)).resolves.toBe(true);
   }, 180_000);

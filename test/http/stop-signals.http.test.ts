@@ -1,10 +1,10 @@
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
 import { MIGRATION_LOCK_KEY } from '../../src/infrastructure/persistence/typeorm/data-source';
+import { requestInFlight } from '../support/request-in-flight';
 import { startService } from '../support/service-process';
 import { createPostgresDatabase, type TestDatabase } from '../support/test-databases';
 
@@ -100,34 +100,17 @@ describe('a second signal during the drain', () => {
       },
     );
     try {
-      const body = JSON.stringify({ content: 'sent after the second signal' });
-      const call = http.request(new URL('/article/create', service.baseUrl), {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(body),
-          expect: '100-continue',
-        },
-      });
-      const answered = new Promise<number>((resolve, reject) => {
-        call.once('response', (response) => {
-          response.resume();
-          response.once('end', () => resolve(response.statusCode ?? 0));
-        });
-        call.once('error', reject);
-      });
-      // The headers go now, the body not yet. The server writes 100 Continue as it emits the
-      // request: from then on, the request is in flight.
-      const continued = new Promise((resolve) => call.once('continue', resolve));
-      call.flushHeaders();
-      await continued;
+      const request = await requestInFlight(
+        new URL('/article/create', service.baseUrl),
+        JSON.stringify({ content: 'sent after the second signal' }),
+      );
 
       service.process.kill('SIGINT');
       await finishingInFlight;
       service.process.kill('SIGINT');
-      call.end(body);
+      request.finish();
 
-      await expect(answered).resolves.toBe(201);
+      await expect(request.answered).resolves.toBe(201);
       await expect(service.exited).resolves.toBe(0);
     } finally {
       service.process.kill('SIGKILL');

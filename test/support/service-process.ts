@@ -88,14 +88,18 @@ export function runServiceToExit(env: Record<string, string>, cwd: string) {
   return runScriptToExit('main.js', env, cwd);
 }
 
-/** Runs a built entry point of dist/src (main.js, migrate.js) to its end; `onStderr` sees its stderr as it comes. */
+/**
+ * Runs a built entry point of dist/src (main.js, migrate.js) to its end; `onStderr` sees its
+ * stderr as it comes, `nodeArgs` go to node before the script.
+ */
 export function runScriptToExit(
   script: string,
   env: Record<string, string>,
   cwd: string,
   onStderr: (text: string) => void = () => {},
+  nodeArgs: readonly string[] = [],
 ) {
-  const child = spawn(process.execPath, [path.join(BUILT, script)], {
+  const child = spawn(process.execPath, [...nodeArgs, path.join(BUILT, script)], {
     cwd,
     env: { PATH: process.env.PATH ?? '', ...env },
   });

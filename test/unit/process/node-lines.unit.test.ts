@@ -39,7 +39,9 @@ describe('the supported Node.js lines', () => {
   it('warn on 20 only, which is past its end of life', () => {
     expect(judgeNodeVersion('v20.20.2')).toEqual({
       supported: true,
-      warning: expect.stringMatching(/^Node\.js 20 reached its end of life on 2026-04-30; .* Move to Node\.js 22, 24 or 26\.$/),
+      warning: expect.stringMatching(
+        /^Node\.js 20 reached its end of life on 2026-04-30; .* Move to Node\.js 22, 24 or 26\.$/,
+      ),
     });
     for (const { major } of NODE_LINES.filter((line) => line.major !== 20)) {
       expect(judgeNodeVersion(`v${major}.15.0`)).toEqual({ supported: true });
