@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-/** What `up` is asked for, from the environment (README, "Topology"). */
+/** What `up` is asked for, from the environment (deploy/README.md). */
 export interface TopologySettings {
   /** State of a running topology (state.json, logs, rendered configs); removed by `down`. */
   readonly stateDir: string;

@@ -1,6 +1,6 @@
 /**
  * The Node.js lines this service runs on: package.json's `engines` says the same (a unit test
- * compares them), and CI proves each one (README, "Node.js lines").
+ * compares them), and CI proves each one (CONTRIBUTING.md, "Node.js lines").
  *
  * The lower bounds are where `require()` of an ES module works unflagged, which inversify 8 and
  * cuid2 need, and on 22 the OpenTelemetry packages' own floor.

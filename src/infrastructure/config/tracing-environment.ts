@@ -4,9 +4,9 @@ import { ConfigError } from './config';
 /**
  * The standard OpenTelemetry variables the service's tracing set-up reads itself, in one zod
  * schema, apart from the service's own (environment.ts): they are the SDK's names and meanings,
- * documented in the README's "Tracing" table (a unit test compares both ways). The OTLP
+ * documented in docs/OPERATIONS.md's "Tracing" table (a unit test compares both ways). The OTLP
  * exporter reads its own (OTEL_EXPORTER_OTLP_HEADERS, _TIMEOUT, …) and the resource detector
- * OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES; the README lists those too.
+ * OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES; that table lists those too.
  */
 
 const trueOrFalse = z
@@ -62,7 +62,7 @@ export const TRACING_ENVIRONMENT = z.object({
 
 /**
  * The standard variables read by the libraries themselves when tracing is on: the OTLP exporter
- * (each also as OTEL_EXPORTER_OTLP_TRACES_…) and the resource detector. Listed for the README.
+ * (each also as OTEL_EXPORTER_OTLP_TRACES_…) and the resource detector. Listed for docs/OPERATIONS.md's table.
  */
 export const READ_BY_THE_LIBRARIES = [
   'OTEL_EXPORTER_OTLP_HEADERS',

@@ -83,9 +83,9 @@ describe('loadTracingConfig', () => {
   });
 });
 
-describe('the README tracing table', () => {
-  const readme = fs.readFileSync(path.join(__dirname, '..', '..', '..', 'README.md'), 'utf8');
-  const section = /^## Tracing\n([\s\S]*?)(?=^## )/m.exec(readme)?.[1] ?? '';
+describe('the tracing table of docs/OPERATIONS.md', () => {
+  const operations = fs.readFileSync(path.join(__dirname, '..', '..', '..', 'docs', 'OPERATIONS.md'), 'utf8');
+  const section = /^## Tracing\n([\s\S]*?)(?=^## )/m.exec(operations)?.[1] ?? '';
   const documented = [...section.matchAll(/^\|\s*`(OTEL_[A-Z0-9_]+)`\s*\|/gm)].map((row) => row[1] as string);
   const known = [...Object.keys(TRACING_ENVIRONMENT.shape), ...READ_BY_THE_LIBRARIES];
 

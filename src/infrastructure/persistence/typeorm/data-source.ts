@@ -71,7 +71,7 @@ export function dataSourceOptions(database: SqlDatabaseConfig, events: DataSourc
         max: database.poolSize ?? POSTGRES_LIMITS.poolSize,
         connectionTimeoutMillis: POSTGRES_LIMITS.connectMs,
         // Startup parameters. PgBouncer refuses them, so behind it they are ignored there and set
-        // on the role instead (README, "Time limits through PgBouncer").
+        // on the role instead (docs/OPERATIONS.md, "Time limits through PgBouncer").
         statement_timeout: POSTGRES_LIMITS.statementMs,
         idle_in_transaction_session_timeout: POSTGRES_LIMITS.idleInTransactionMs,
         keepAlive: true,

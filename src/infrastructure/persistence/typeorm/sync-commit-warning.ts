@@ -5,7 +5,7 @@
  * might not have been replicated to the standby." The COMMIT (or the single statement's implicit
  * commit) then reports success, yet the write may be lost in a failover to that standby, so it
  * must not be acknowledged. Matched on the server's English text: lc_messages must be English
- * (the default `C`); README, "Synchronous commits".
+ * (the default `C`); docs/OPERATIONS.md, "When the primary is gone (failover)".
  */
 export function isSyncCommitCancelled(notice: { severity?: string; message?: string }): boolean {
   return notice.severity === 'WARNING' && /wait for synchronous replication/.test(notice.message ?? '');
