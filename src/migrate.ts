@@ -6,6 +6,7 @@ import { ConfigError, describeDatabase, loadConfig } from './infrastructure/conf
 import { CONNECT_BACKOFF } from './infrastructure/persistence/data-source-connector';
 import { openDataSource, type SqlDatabaseConfig } from './infrastructure/persistence/typeorm/data-source';
 import { describeSqliteBindingFailure } from './infrastructure/persistence/typeorm/sqlite-binding-failure';
+import { backoffDelays } from './infrastructure/scheduling/backoff';
 
 /** How long `npm run migrate` waits for a database that is not there yet, as in a deploy that starts both. */
 const WAIT_FOR_DATABASE_MS = 60_000;
@@ -30,15 +31,15 @@ async function migrate(): Promise<void> {
 
 async function openWithin(database: SqlDatabaseConfig, waitMs: number): Promise<DataSource> {
   const giveUpAt = Date.now() + waitMs;
-  let delayMs = CONNECT_BACKOFF.firstMs;
+  const delays = backoffDelays(CONNECT_BACKOFF);
   for (;;) {
     try {
       return await openDataSource(database);
     } catch (error) {
+      const delayMs = delays.next().value;
       if (database.kind !== 'postgres' || Date.now() + delayMs > giveUpAt) throw error;
       console.error(`${describeDatabase(database)} not reachable yet (${describe(error)}); retrying in ${delayMs} ms`);
       await sleep(delayMs);
-      delayMs = Math.min(delayMs * 2, CONNECT_BACKOFF.maxMs);
     }
   }
 }

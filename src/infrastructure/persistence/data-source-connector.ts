@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { DataSource } from 'typeorm';
+import { type Backoff, backoffDelays, withJitter } from '../scheduling/backoff';
 import {
   createDataSource,
   type DataSourceEvents,
@@ -14,13 +15,10 @@ export interface ConnectorEvents extends DataSourceEvents {
   onConnected?: (attempts: number) => void;
 }
 
-/** Waits between attempts: doubling from the first, capped, each shortened by up to half at random. */
-export interface Backoff {
-  firstMs: number;
-  maxMs: number;
-}
-
-/** Capped at 2 s, so that the service serves within about 2 s of the database coming back. */
+/**
+ * Capped at 2 s, so that the service serves within about 2 s of the database coming back. The
+ * connector shortens each wait by up to half at random; `npm run migrate` waits them whole.
+ */
 export const CONNECT_BACKOFF: Backoff = { firstMs: 250, maxMs: 2_000 };
 const CLOSE_WAIT_MS = 2_000;
 
@@ -50,8 +48,11 @@ export class DataSourceConnector {
 
   /** Makes the first attempt and resolves; when it fails, the next ones run in the background. */
   async start(): Promise<void> {
-    if (await this.attempt(1, this.backoff.firstMs)) return;
-    this.retrying = this.retry();
+    const delays = backoffDelays(this.backoff);
+    // A failed attempt reports the wait before the next one as planned, before its jitter.
+    const firstDelayMs = delays.next().value;
+    if (await this.attempt(1, firstDelayMs)) return;
+    this.retrying = this.retry(firstDelayMs, delays);
   }
 
   /**
@@ -67,15 +68,15 @@ export class DataSourceConnector {
     if (this.dataSource.isInitialized) await this.dataSource.destroy();
   }
 
-  private async retry(): Promise<void> {
-    let delayMs = this.backoff.firstMs;
-    for (let attempt = 2; !this.closed; attempt++) {
+  /** Waits `firstDelayMs`, then each of `delays` in turn, between the attempts. */
+  private async retry(firstDelayMs: number, delays: Iterator<number, never>): Promise<void> {
+    for (let attempt = 2, delayMs = firstDelayMs; !this.closed; attempt++) {
       try {
-        await sleep(delayMs * (0.5 + Math.random() / 2), undefined, { signal: this.stopWaiting.signal });
+        await sleep(withJitter(delayMs), undefined, { signal: this.stopWaiting.signal });
       } catch {
         return; // closed while waiting
       }
-      delayMs = Math.min(delayMs * 2, this.backoff.maxMs);
+      delayMs = delays.next().value;
       if (await this.attempt(attempt, delayMs)) return;
     }
   }

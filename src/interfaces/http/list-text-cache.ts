@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { ListVersion } from '../../application';
 import { wrappedListText } from './streamed-list';
 
@@ -11,32 +12,34 @@ import { wrappedListText } from './streamed-list';
  * (100,000 articles are 68 MB) is streamed as always, holding no more memory than without it.
  */
 export class ListTextCache {
-  private readonly answers = new Map<string, Buffer>();
-  private bytes = 0;
-  /** Characters of each query's last whole read, oldest first; at most QUERIES_REMEMBERED. */
-  private readonly lastLengths = new Map<string, number>();
+  /**
+   * Bounded by the bytes of the answers; an answer larger than the whole bound is never kept
+   * (lru-cache's maxEntrySize defaults to maxSize). `get` makes an answer the most recently used.
+   */
+  private readonly answers: LRUCache<string, Buffer>;
+  /**
+   * Characters of each query's last whole read; at most QUERIES_REMEMBERED, the least recently
+   * noted going first. Read with `peek`: asking does not make a query recent, noting it does.
+   */
+  private readonly lastLengths = new LRUCache<string, number>({ max: QUERIES_REMEMBERED });
 
-  constructor(private readonly maxBytes: number) {}
+  /** `maxBytes` is positive: with LIST_CACHE_SIZE=0 the composition root makes no cache at all. */
+  constructor(private readonly maxBytes: number) {
+    this.answers = new LRUCache({ maxSize: maxBytes, sizeCalculation: (body) => body.length });
+  }
 
   /**
    * Whether an answer of this query can be kept now: its last read fitted the bound. When not,
    * asking the storage for its version would be a statement for nothing.
    */
   mayHold(query: string): boolean {
-    const lastLength = this.lastLengths.get(query);
+    const lastLength = this.lastLengths.peek(query);
     return lastLength !== undefined && lastLength <= this.maxBytes;
   }
 
   /** The kept answer body for this query at this version. */
   find(version: ListVersion, query: string): Buffer | undefined {
-    const key = keyOf(version, query);
-    const body = this.answers.get(key);
-    if (body) {
-      // Most recently used last: Map keeps insertion order.
-      this.answers.delete(key);
-      this.answers.set(key, body);
-    }
-    return body;
+    return this.answers.get(keyOf(version, query));
   }
 
   /**
@@ -55,8 +58,11 @@ export class ListTextCache {
       for (;;) {
         const next = await batches.next();
         if (next.done) {
-          this.noteLength(query, length);
-          if (texts && next.value !== undefined) this.keep(keyOf(next.value, query), wrappedListText(texts));
+          this.lastLengths.set(query, length);
+          if (texts && next.value !== undefined) {
+            // Bytes, counted once the text is whole: characters only bounded them from below.
+            this.answers.set(keyOf(next.value, query), Buffer.from(wrappedListText(texts)));
+          }
           return next.value;
         }
         for (const text of next.value) length += text.length;
@@ -68,30 +74,6 @@ export class ListTextCache {
     } finally {
       await batches.return(undefined);
     }
-  }
-
-  private noteLength(query: string, length: number): void {
-    this.lastLengths.delete(query);
-    this.lastLengths.set(query, length);
-    if (this.lastLengths.size > QUERIES_REMEMBERED) {
-      const [oldest] = this.lastLengths.keys();
-      this.lastLengths.delete(oldest as string);
-    }
-  }
-
-  private keep(key: string, text: string): void {
-    const body = Buffer.from(text);
-    if (body.length > this.maxBytes) return;
-    const replaced = this.answers.get(key);
-    if (replaced) this.bytes -= replaced.length;
-    this.answers.delete(key);
-    for (const [oldest, answer] of this.answers) {
-      if (this.bytes + body.length <= this.maxBytes) break;
-      this.answers.delete(oldest);
-      this.bytes -= answer.length;
-    }
-    this.answers.set(key, body);
-    this.bytes += body.length;
   }
 }
 
