@@ -64,7 +64,7 @@ const number = (value: number, digits = 0) =>
     ? value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits })
     : '–';
 
-/** A Markdown table: readable in a terminal, and pasted as it is into docs/PERFORMANCE.md. */
+/** A Markdown table: readable in a terminal, and the source of docs/PERFORMANCE.md's figures. */
 export function formatPass(pass: PassReport, baseline: string | null): string {
   const header = ['scenario'];
   for (const target of pass.targets) header.push(`${target} req/s`, 'p50 ms', 'p99 ms');

@@ -6,7 +6,7 @@ import v8 from 'node:v8';
  * promotes each chunk it has in flight, and the heap grew to about 120 MB of garbage over a
  * live 30 MB before one full collection, a peak RSS of 200-225 MB; at 50 % it was 133-140 MB.
  * Lower is not better: at 10 % (131-144 MB) 32 clients reading the list got 9-16 % fewer lists
- * a second, the collector running too often (docs/PERFORMANCE.md, issue 18). It caps nothing:
+ * a second, the collector running too often (docs/PERFORMANCE.md, "Decisions that stand"). It caps nothing:
  * a heap that needs more still grows, unlike --max-old-space-size.
  */
 export const HEAP_GROWING_PERCENT = 50;

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-/** One measured row of docs/RELIABILITY.md's table. */
+/** One measured row of test-artifacts/reliability/report.md (docs/RELIABILITY.md quotes its figures). */
 export interface ScenarioResult {
   scenario: string;
   /** The test file's name without its extension, for the command that reproduces the row. */
