@@ -1,11 +1,11 @@
 import type { ArticleRepository, IdempotencyClaim } from '../../src/application';
 import { StorageUnavailableError } from '../../src/domain';
-import type { ContractSubject } from '../contract/article-repository.contract';
 import { aNewArticle } from '../support/builders';
 import { holdKeyedCreate } from '../support/held-keyed-create';
 import { LockHolder, PostgresSessions } from '../support/postgres-sessions';
 import { openSqlSubject } from '../support/sql-subject';
 import { createPostgresDatabase } from '../support/test-databases';
+import type { ContractSubject } from './article-repository';
 
 const createdAt = new Date('2026-06-01T10:00:00.000Z');
 const claim = (key: string): IdempotencyClaim => ({
