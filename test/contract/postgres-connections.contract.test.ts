@@ -1,4 +1,3 @@
-import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { loadConfig } from '../../src/infrastructure/config/config';
 import {
@@ -7,18 +6,13 @@ import {
 } from '../../src/infrastructure/config/connection-budget';
 import { createDataSource } from '../../src/infrastructure/persistence/typeorm/data-source';
 import { capturedLogger } from '../support/captured-logger';
+import { sql } from '../support/postgres-sql';
 import { createPostgresDatabase, type TestDatabase } from '../support/test-databases';
 
 /** The server's own value of a setting, read apart from the code under test; null if unknown. */
 async function serverSetting(url: string, name: string): Promise<number | null> {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    const { rows } = await client.query('SELECT setting FROM pg_settings WHERE name = $1', [name]);
-    return rows[0] ? Number(rows[0].setting) : null;
-  } finally {
-    await client.end();
-  }
+  const rows = await sql<{ setting: string }>(url, 'SELECT setting FROM pg_settings WHERE name = $1', [name]);
+  return rows[0] ? Number(rows[0].setting) : null;
 }
 
 describe('the PostgreSQL connection budget, on a real server', () => {
