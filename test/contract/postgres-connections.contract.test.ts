@@ -6,8 +6,9 @@ import {
 } from '../../src/infrastructure/config/connection-budget';
 import { createDataSource } from '../../src/infrastructure/persistence/typeorm/data-source';
 import { capturedLogger } from '../support/captured-logger';
+import { createPostgresFixture, type PostgresFixture } from '../support/postgres-fixture';
 import { sql } from '../support/postgres-sql';
-import { createPostgresDatabase, type TestDatabase } from '../support/test-databases';
+import { createPostgresDatabase } from '../support/test-databases';
 
 /** The server's own value of a setting, read apart from the code under test; null if unknown. */
 async function serverSetting(url: string, name: string): Promise<number | null> {
@@ -16,17 +17,19 @@ async function serverSetting(url: string, name: string): Promise<number | null> 
 }
 
 describe('the PostgreSQL connection budget, on a real server', () => {
-  let database: TestDatabase;
+  let database: PostgresFixture;
   let dataSource: DataSource;
 
   beforeAll(async () => {
-    database = await createPostgresDatabase();
-    dataSource = await new DataSource({ type: 'postgres', url: database.url }).initialize();
+    database = await createPostgresFixture();
+    dataSource = database.closeAtTeardown(
+      await new DataSource({ type: 'postgres', url: database.url }).initialize(),
+      (opened) => opened.destroy(),
+    );
   });
 
   afterAll(async () => {
-    await dataSource?.destroy();
-    await database?.drop();
+    await database?.teardown();
   });
 
   it('reads max_connections and the reserved slots with SHOW', async () => {
