@@ -1,5 +1,5 @@
 import { type ArticleRepository, STREAM_CHUNK_SIZE } from '../../../src/application';
-import { type Article } from '../../../src/domain';
+import type { Article } from '../../../src/domain';
 import { aNewArticle, someChanges } from '../../support/builders';
 import { type OpenContractSubject, useContractSubject } from './subject';
 

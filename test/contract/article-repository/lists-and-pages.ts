@@ -1,5 +1,5 @@
 import type { ArticleRepository } from '../../../src/application';
-import { type Article } from '../../../src/domain';
+import type { Article } from '../../../src/domain';
 import { aNewArticle } from '../../support/builders';
 import { type OpenContractSubject, useContractSubject } from './subject';
 
