@@ -2,7 +2,7 @@
 # Draws the layers of src/ and what each imports, from the code (dependency-cruiser, one box
 # per folder of src/ so that it reads at a glance), as a mermaid block that GitHub renders, and
 # writes it into README.md between the architecture-diagram markers. With --print it only prints
-# the block: test/unit/repository/architecture-diagram.unit.test.ts compares that with the README.
+# the block: test/unit/project-files/architecture-diagram.unit.test.ts compares that with the README.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 

@@ -1,5 +1,5 @@
 import { InMemoryArticleRepository } from '../../src/infrastructure/persistence/memory/in-memory-article-repository';
-import { articleRepositoryContract } from './article-repository.contract';
+import { articleRepositoryContract } from './article-repository';
 
 articleRepositoryContract('in-memory', async () => {
   const subject = {

@@ -1,7 +1,7 @@
 import { startPgBouncer } from '../support/pgbouncer';
 import { openSqlSubject } from '../support/sql-subject';
 import { createPostgresDatabase } from '../support/test-databases';
-import { articleRepositoryContract } from './article-repository.contract';
+import { articleRepositoryContract } from './article-repository';
 
 // The adapter as the topology runs it: through PgBouncer in transaction mode, which hands each
 // transaction to a server connection in turn, so no named prepared statements (PG_PREPARED_STATEMENTS=false).

@@ -1,5 +1,5 @@
-import { Client } from 'pg';
 import { dataSourceOptions, openDataSource } from '../../src/infrastructure/persistence/typeorm/data-source';
+import { sql } from '../support/postgres-sql';
 import { createPostgresDatabase } from '../support/test-databases';
 
 /**
@@ -27,12 +27,10 @@ describe('idle PostgreSQL connections that the server ends', () => {
     try {
       // Leaves at least one connection idle in the pool.
       await dataSource.query('SELECT 1');
-      const admin = new Client({ connectionString: database.url });
-      await admin.connect();
-      await admin.query(
+      await sql(
+        database.url,
         'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
       );
-      await admin.end();
 
       await firstReport;
       expect(lost[0]).toBeInstanceOf(Error);

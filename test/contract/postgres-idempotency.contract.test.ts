@@ -1,11 +1,11 @@
 import type { ArticleRepository, IdempotencyClaim } from '../../src/application';
 import { StorageUnavailableError } from '../../src/domain';
-import type { ContractSubject } from '../contract/article-repository.contract';
 import { aNewArticle } from '../support/builders';
 import { holdKeyedCreate } from '../support/held-keyed-create';
+import { createPostgresFixture, type PostgresFixture } from '../support/postgres-fixture';
 import { LockHolder, PostgresSessions } from '../support/postgres-sessions';
 import { openSqlSubject } from '../support/sql-subject';
-import { createPostgresDatabase } from '../support/test-databases';
+import type { ContractSubject } from './article-repository';
 
 const createdAt = new Date('2026-06-01T10:00:00.000Z');
 const claim = (key: string): IdempotencyClaim => ({
@@ -24,6 +24,7 @@ describe('keyed creates on PostgreSQL, at their worst moments', () => {
   let repository: ArticleRepository;
   let sessions: PostgresSessions;
   let holder: LockHolder;
+  let database: PostgresFixture;
   const count = async () =>
     (
       await sessions.query<{ articles: number; keys: number }>(
@@ -32,17 +33,19 @@ describe('keyed creates on PostgreSQL, at their worst moments', () => {
     )[0];
 
   beforeAll(async () => {
-    const database = await createPostgresDatabase();
-    subject = await openSqlSubject({ kind: 'postgres', url: database.url }, database.drop);
+    database = await createPostgresFixture();
+    // The fixture drops the database, after the subject has closed its connections.
+    subject = database.closeAtTeardown(
+      await openSqlSubject({ kind: 'postgres', url: database.url }, () => {}),
+      (opened) => opened.close(),
+    );
     repository = subject.repository;
-    sessions = await PostgresSessions.open(database.url);
-    holder = await LockHolder.open(database.url);
+    sessions = database.closeAtTeardown(await PostgresSessions.open(database.url), (opened) => opened.close());
+    holder = database.closeAtTeardown(await LockHolder.open(database.url), (opened) => opened.close());
   });
   beforeEach(() => subject.reset());
   afterAll(async () => {
-    await holder.close();
-    await sessions.close();
-    await subject.close();
+    await database?.teardown();
   });
 
   it('answers in-progress at once while another session holds the key uncommitted, and writes nothing', async () => {

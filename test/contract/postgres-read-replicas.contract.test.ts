@@ -8,8 +8,8 @@ import { dataSourceOptions, openDataSource } from '../../src/infrastructure/pers
 import { ReplicaReads } from '../../src/infrastructure/persistence/typeorm/replica-reads';
 import { TypeOrmArticleRepository } from '../../src/infrastructure/persistence/typeorm/typeorm-article-repository';
 import { aNewArticle } from '../support/builders';
+import { createPostgresFixture, type PostgresFixture } from '../support/postgres-fixture';
 import { PostgresStatementCounter } from '../support/postgres-statement-counter';
-import { createPostgresDatabase, type TestDatabase } from '../support/test-databases';
 
 /**
  * Read routing with TypeORM replication, on real PostgreSQL databases: a "replica" that is the
@@ -17,24 +17,24 @@ import { createPostgresDatabase, type TestDatabase } from '../support/test-datab
  * and a "stale replica", another database that lacks the primary's newest rows.
  */
 describe('PostgreSQL reads on replicas', () => {
-  let primary: TestDatabase;
-  let stale: TestDatabase;
+  let primary: PostgresFixture;
+  let stale: PostgresFixture;
   let proxy: PostgresStatementCounter;
-  const open: DataSource[] = [];
 
   beforeAll(async () => {
-    primary = await createPostgresDatabase();
-    stale = await createPostgresDatabase();
+    primary = await createPostgresFixture();
+    stale = await createPostgresFixture();
     // Both schemas exist: a replica has the primary's schema.
     for (const url of [primary.url, stale.url]) await (await openDataSource({ kind: 'postgres', url })).destroy();
     const { hostname, port } = new URL(primary.url);
-    proxy = await PostgresStatementCounter.start({ host: hostname, port: Number(port) });
+    proxy = primary.closeAtTeardown(
+      await PostgresStatementCounter.start({ host: hostname, port: Number(port) }),
+      (opened) => opened.stop(),
+    );
   });
   afterAll(async () => {
-    for (const dataSource of open) if (dataSource.isInitialized) await dataSource.destroy();
-    await proxy.stop();
-    await primary.drop();
-    await stale.drop();
+    await primary?.teardown();
+    await stale?.teardown();
   });
 
   async function repositoryWithReplica(
@@ -47,7 +47,10 @@ describe('PostgreSQL reads on replicas', () => {
       replication: { master: { url: primaryUrl }, slaves: [{ url: replicaUrl }] },
     } as ConstructorParameters<typeof DataSource>[0]);
     await dataSource.initialize();
-    open.push(dataSource);
+    // Closed before the proxy it may read through (the fixture closes last-opened first).
+    primary.closeAtTeardown(dataSource, async (opened) => {
+      if (opened.isInitialized) await opened.destroy();
+    });
     return { repository: new TypeOrmArticleRepository(dataSource, { replicaReads }), replicaReads };
   }
 

@@ -7,7 +7,7 @@ import { openDataSource } from '../../src/infrastructure/persistence/typeorm/dat
 import { POSTGRES_LIMITS } from '../../src/infrastructure/persistence/typeorm/postgres-limits';
 import { TypeOrmArticleRepository } from '../../src/infrastructure/persistence/typeorm/typeorm-article-repository';
 import { aNewArticle } from '../support/builders';
-import { createPostgresDatabase, type TestDatabase } from '../support/test-databases';
+import { createPostgresFixture, type PostgresFixture } from '../support/postgres-fixture';
 
 /** Smaller than the number of streams the tests open and abandon: a leaked connection shows. */
 const POOL_SIZE = 2;
@@ -25,7 +25,7 @@ interface Session {
  * outlives the statement timeout or loses its connection.
  */
 describe('the streamed list on PostgreSQL: cursor and connection', () => {
-  let database: TestDatabase;
+  let database: PostgresFixture;
   let dataSource: DataSource;
   let repository: TypeOrmArticleRepository;
   let admin: Client;
@@ -46,8 +46,11 @@ describe('the streamed list on PostgreSQL: cursor and connection', () => {
   }
 
   beforeAll(async () => {
-    database = await createPostgresDatabase();
-    dataSource = await openDataSource({ kind: 'postgres', url: database.url, poolSize: POOL_SIZE });
+    database = await createPostgresFixture();
+    dataSource = database.closeAtTeardown(
+      await openDataSource({ kind: 'postgres', url: database.url, poolSize: POOL_SIZE }),
+      (opened) => opened.destroy(),
+    );
     // Streams here wait for a slot as long as the test needs; the bound itself has its own test.
     repository = new TypeOrmArticleRepository(dataSource, { streamSlotWaitMs: 60_000 });
     for (let n = 0; n < ARTICLES; n++) {
@@ -60,12 +63,11 @@ describe('the streamed list on PostgreSQL: cursor and connection', () => {
     }
     admin = new Client({ connectionString: database.url });
     await admin.connect();
+    database.closeAtTeardown(admin, (client) => client.end());
   }, 120_000);
 
   afterAll(async () => {
-    await admin?.end();
-    await dataSource?.destroy();
-    await database?.drop();
+    await database?.teardown();
   });
 
   it('a stream closed after its first chunk leaves no cursor or transaction open, and its connection idle in the pool', async () => {

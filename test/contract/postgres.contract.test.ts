@@ -1,6 +1,6 @@
 import { openSqlSubject } from '../support/sql-subject';
 import { createPostgresDatabase } from '../support/test-databases';
-import { articleRepositoryContract } from './article-repository.contract';
+import { articleRepositoryContract } from './article-repository';
 
 articleRepositoryContract('TypeORM on PostgreSQL', async () => {
   const database = await createPostgresDatabase();

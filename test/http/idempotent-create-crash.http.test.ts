@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Client } from 'pg';
 import { CommitKillProxy } from '../support/commit-kill-proxy';
+import { sql } from '../support/postgres-sql';
 import { type RunningService, startService } from '../support/service-process';
 import { createPostgresDatabase, type TestDatabase } from '../support/test-databases';
 
@@ -77,14 +77,9 @@ describe('a keyed create whose process is SIGKILLed right after the commit, befo
 });
 
 async function countRows(url: string): Promise<{ articles: number; keys: number }> {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ articles: number; keys: number }>(
-      'SELECT (SELECT count(*)::int FROM articles) AS articles, (SELECT count(*)::int FROM idempotency_keys) AS keys',
-    );
-    return rows[0] as { articles: number; keys: number };
-  } finally {
-    await client.end();
-  }
+  const rows = await sql<{ articles: number; keys: number }>(
+    url,
+    'SELECT (SELECT count(*)::int FROM articles) AS articles, (SELECT count(*)::int FROM idempotency_keys) AS keys',
+  );
+  return rows[0] as { articles: number; keys: number };
 }

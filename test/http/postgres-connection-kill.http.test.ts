@@ -6,11 +6,11 @@ import { type ArticleState, bodyFor } from '../support/load/article-state';
 import { checkDurability, readStoredData } from '../support/load/durability-check';
 import { runSeed, seededRandom } from '../support/load/seeded-random';
 import { WriteLedger, type WriteRecord } from '../support/load/write-ledger';
+import { createPostgresFixture, type PostgresFixture } from '../support/postgres-fixture';
 import { LockHolder, PostgresSessions } from '../support/postgres-sessions';
 import { jsonOf, RawHttpClient } from '../support/raw-http';
 import { recordScenario } from '../support/reliability-report';
-import { type RunningService, startService } from '../support/service-process';
-import { createPostgresDatabase, type TestDatabase } from '../support/test-databases';
+import { type RunningService, startService, stopService } from '../support/service-process';
 
 const ROUNDS = 100;
 const UNAVAILABLE = { statusCode: 10001, data: null, message: 'storage is unavailable, try again later' };
@@ -29,26 +29,20 @@ const UNAVAILABLE = { statusCode: 10001, data: null, message: 'storage is unavai
  * part or twice.
  */
 describe('a request whose PostgreSQL session is ended inside its transaction', () => {
-  let database: TestDatabase;
+  let database: PostgresFixture;
   let service: RunningService;
   let workDir: string;
   let sessions: PostgresSessions;
   let holder: LockHolder;
   beforeAll(async () => {
     workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'blog-api-kill-'));
-    database = await createPostgresDatabase();
-    service = await startService({ DATABASE_URL: database.url }, workDir);
-    sessions = await PostgresSessions.open(database.url);
-    holder = await LockHolder.open(database.url);
+    database = await createPostgresFixture();
+    service = database.closeAtTeardown(await startService({ DATABASE_URL: database.url }, workDir), stopService);
+    sessions = database.closeAtTeardown(await PostgresSessions.open(database.url), (opened) => opened.close());
+    holder = database.closeAtTeardown(await LockHolder.open(database.url), (opened) => opened.close());
   }, 60_000);
   afterAll(async () => {
-    await holder?.close();
-    await sessions?.close();
-    if (service && service.process.exitCode === null) {
-      service.process.kill('SIGTERM');
-      await service.exited;
-    }
-    await database?.drop();
+    await database?.teardown();
     fs.rmSync(workDir, { recursive: true, force: true });
   });
 

@@ -3,10 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { HandshakeHoldingProxy } from '../support/handshake-holding-proxy';
+import { createPostgresFixture, type PostgresFixture } from '../support/postgres-fixture';
 import { PostgresSessions } from '../support/postgres-sessions';
 import { jsonOf, RawHttpClient } from '../support/raw-http';
-import { type RunningService, startService } from '../support/service-process';
-import { createPostgresDatabase, type TestDatabase } from '../support/test-databases';
+import { type RunningService, startService, stopService } from '../support/service-process';
 
 const UNAVAILABLE = { statusCode: 10001, data: null, message: 'storage is unavailable, try again later' };
 const IDLE_LOST = 'idle PostgreSQL connection lost; the pool replaces it';
@@ -19,29 +19,26 @@ const IDLE_LOST = 'idle PostgreSQL connection lost; the pool replaces it';
  * message until the session has been ended, then delivers both at once: every time.
  */
 describe('a PostgreSQL session ended in the read that completes its handshake', () => {
-  let database: TestDatabase;
+  let database: PostgresFixture;
   let sessions: PostgresSessions;
   let proxy: HandshakeHoldingProxy;
   let service: RunningService;
   let workDir: string;
   beforeAll(async () => {
     workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'blog-api-handshake-'));
-    database = await createPostgresDatabase();
-    sessions = await PostgresSessions.open(database.url);
+    database = await createPostgresFixture();
+    sessions = database.closeAtTeardown(await PostgresSessions.open(database.url), (opened) => opened.close());
     const direct = new URL(database.url);
-    proxy = await HandshakeHoldingProxy.start({ host: direct.hostname, port: Number(direct.port) });
+    proxy = database.closeAtTeardown(
+      await HandshakeHoldingProxy.start({ host: direct.hostname, port: Number(direct.port) }),
+      (opened) => opened.close(),
+    );
     const proxied = new URL(database.url);
     proxied.port = String(proxy.port);
-    service = await startService({ DATABASE_URL: proxied.toString() }, workDir);
+    service = database.closeAtTeardown(await startService({ DATABASE_URL: proxied.toString() }, workDir), stopService);
   }, 60_000);
   afterAll(async () => {
-    if (service && service.process.exitCode === null) {
-      service.process.kill('SIGTERM');
-      await service.exited;
-    }
-    await proxy?.close();
-    await sessions?.close();
-    await database?.drop();
+    await database?.teardown();
     fs.rmSync(workDir, { recursive: true, force: true });
   });
 

@@ -1,27 +1,17 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Express } from 'express';
 import type { Container } from 'inversify';
-import { Client } from 'pg';
 import request from 'supertest';
 import { buildContainer, closeContainer } from '../../src/composition/container';
 import { createApp } from '../../src/composition/create-app';
 import { loadConfig } from '../../src/infrastructure/config/config';
 import { openDataSource } from '../../src/infrastructure/persistence/typeorm/data-source';
 import { PostgresTestServer } from '../support/postgres-server';
+import { sql } from '../support/postgres-sql';
 import { SwitchableProxy } from '../support/switchable-proxy';
 import { createPostgresDatabase, type TestDatabase } from '../support/test-databases';
 
 const UNAVAILABLE = { statusCode: 10001, data: null, message: 'storage is unavailable, try again later' };
-
-async function sql<Row>(url: string, text: string): Promise<Row[]> {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query(text)).rows as Row[];
-  } finally {
-    await client.end();
-  }
-}
 
 const targetOf = (url: string) => ({ host: new URL(url).hostname, port: Number(new URL(url).port) });
 

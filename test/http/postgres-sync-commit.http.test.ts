@@ -1,22 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Express } from 'express';
 import type { Container } from 'inversify';
-import { Client } from 'pg';
 import request from 'supertest';
 import { buildContainer, closeContainer } from '../../src/composition/container';
 import { createApp } from '../../src/composition/create-app';
 import { loadConfig } from '../../src/infrastructure/config/config';
 import { PostgresTestServer } from '../support/postgres-server';
-
-async function sql<Row>(url: string, text: string): Promise<Row[]> {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query(text)).rows as Row[];
-  } finally {
-    await client.end();
-  }
-}
+import { sql } from '../support/postgres-sql';
 
 /**
  * Cancels the first commit found waiting for its synchronous standby (polled, bounded in count),

@@ -7,10 +7,10 @@ import { LoadGenerator } from '../support/load/load-generator';
 import { countByKind } from '../support/load/request-log';
 import { runSeed, seededRandom } from '../support/load/seeded-random';
 import { WriteLedger } from '../support/load/write-ledger';
+import { createPostgresFixture, type PostgresFixture } from '../support/postgres-fixture';
 import { PostgresSessions } from '../support/postgres-sessions';
 import { RawHttpClient } from '../support/raw-http';
-import { type RunningService, startService } from '../support/service-process';
-import { createPostgresDatabase, type TestDatabase } from '../support/test-databases';
+import { type RunningService, startService, stopService } from '../support/service-process';
 
 const CLIENTS = 20;
 const KILL_EVERY_MS = 150;
@@ -27,23 +27,21 @@ describe.each([
   ['one server process', {}],
   ['WORKERS=2', { WORKERS: '2' }],
 ])('every PostgreSQL session of the service ended repeatedly under write load (%s)', (_name, env) => {
-  let database: TestDatabase;
+  let database: PostgresFixture;
   let service: RunningService;
   let workDir: string;
   let sessions: PostgresSessions;
   beforeAll(async () => {
     workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'blog-api-terminate-'));
-    database = await createPostgresDatabase();
-    service = await startService({ DATABASE_URL: database.url, ...env }, workDir);
-    sessions = await PostgresSessions.open(database.url);
+    database = await createPostgresFixture();
+    service = database.closeAtTeardown(
+      await startService({ DATABASE_URL: database.url, ...env }, workDir),
+      stopService,
+    );
+    sessions = database.closeAtTeardown(await PostgresSessions.open(database.url), (opened) => opened.close());
   }, 60_000);
   afterAll(async () => {
-    await sessions?.close();
-    if (service && service.process.exitCode === null) {
-      service.process.kill('SIGTERM');
-      await service.exited;
-    }
-    await database?.drop();
+    await database?.teardown();
     fs.rmSync(workDir, { recursive: true, force: true });
   });
 

@@ -4,9 +4,9 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
 import { MIGRATION_LOCK_KEY } from '../../src/infrastructure/persistence/typeorm/data-source';
+import { createPostgresFixture, type PostgresFixture } from '../support/postgres-fixture';
 import { requestInFlight } from '../support/request-in-flight';
 import { startService } from '../support/service-process';
-import { createPostgresDatabase, type TestDatabase } from '../support/test-databases';
 
 /**
  * SIGTERM while the service is still starting: it has served nothing, so it exits 0. The test
@@ -20,18 +20,18 @@ import { createPostgresDatabase, type TestDatabase } from '../support/test-datab
  */
 describe('SIGTERM while the server processes are still starting', () => {
   let workDir: string;
-  let database: TestDatabase;
+  let database: PostgresFixture;
   let lockHolder: Client;
   beforeEach(async () => {
     workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'blog-api-stop-starting-'));
-    database = await createPostgresDatabase();
+    database = await createPostgresFixture();
     lockHolder = new Client({ connectionString: database.url });
     await lockHolder.connect();
+    database.closeAtTeardown(lockHolder, (client) => client.end());
     await lockHolder.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
   });
   afterEach(async () => {
-    await lockHolder.end();
-    await database.drop();
+    await database.teardown();
     fs.rmSync(workDir, { recursive: true, force: true });
   });
 

@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Client } from 'pg';
 import { PostgresTestServer, processTreeOf } from './postgres-server';
+import { sql } from './postgres-sql';
 import { createPostgresDatabase } from './test-databases';
 
 /** A PostgreSQL server a fault test may stop, start and freeze. */
@@ -59,22 +59,17 @@ class SystemCluster implements ControllableServer {
   static async open(cluster: string, url: string): Promise<SystemCluster> {
     const [version, name] = cluster.split('/');
     if (!version || !name) throw new Error(`TEST_POSTGRES_CLUSTER must look like 15/main, not "${cluster}"`);
-    const client = new Client({ connectionString: url });
-    await client.connect();
-    try {
-      const { rows } = await client.query<{ data_directory: string; server_version: string }>(
-        `SELECT current_setting('data_directory') AS data_directory, current_setting('server_version') AS server_version`,
-      );
-      const row = rows[0] as { data_directory: string; server_version: string };
-      return new SystemCluster(
-        version,
-        name,
-        row.data_directory,
-        `PostgreSQL ${row.server_version.split(' ')[0]} (Debian cluster ${cluster})`,
-      );
-    } finally {
-      await client.end();
-    }
+    const rows = await sql<{ data_directory: string; server_version: string }>(
+      url,
+      `SELECT current_setting('data_directory') AS data_directory, current_setting('server_version') AS server_version`,
+    );
+    const row = rows[0] as { data_directory: string; server_version: string };
+    return new SystemCluster(
+      version,
+      name,
+      row.data_directory,
+      `PostgreSQL ${row.server_version.split(' ')[0]} (Debian cluster ${cluster})`,
+    );
   }
 
   async stop(mode: 'fast' | 'immediate'): Promise<void> {
@@ -104,12 +99,6 @@ class SystemCluster implements ControllableServer {
 }
 
 async function serverVersion(url: string): Promise<string> {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ v: string }>(`SELECT current_setting('server_version') AS v`);
-    return (rows[0]?.v ?? '?').split(' ')[0] as string;
-  } finally {
-    await client.end();
-  }
+  const rows = await sql<{ v: string }>(url, `SELECT current_setting('server_version') AS v`);
+  return (rows[0]?.v ?? '?').split(' ')[0] as string;
 }

@@ -1,6 +1,5 @@
 import type { Express } from 'express';
 import type { Container } from 'inversify';
-import { Client } from 'pg';
 import request, { type Test } from 'supertest';
 import { buildContainer, closeContainer } from '../../src/composition/container';
 import { createApp, createOpenApiDocument } from '../../src/composition/create-app';
@@ -8,6 +7,7 @@ import { type AppConfig, type DatabaseConfig, loadConfig } from '../../src/infra
 import { openSqliteDatabase } from '../../src/infrastructure/persistence/typeorm/sqlite-driver';
 import { EMPTY_DATABASE_SQL } from './empty-database';
 import { type OpenApiDocument, OpenApiResponseCheck } from './openapi-response-check';
+import { withPostgresClient } from './postgres-sql';
 import { TestClock } from './test-clock';
 import { createPostgresDatabase, createSqliteFile } from './test-databases';
 
@@ -44,15 +44,10 @@ async function openTestStorage(kind: StorageKind): Promise<TestStorage> {
       const database = await createPostgresDatabase();
       return {
         database: { kind: 'postgres', url: database.url },
-        empty: async () => {
-          const client = new Client({ connectionString: database.url });
-          await client.connect();
-          try {
+        empty: () =>
+          withPostgresClient(database.url, async (client) => {
             for (const statement of EMPTY_DATABASE_SQL.postgres) await client.query(statement);
-          } finally {
-            await client.end();
-          }
-        },
+          }),
         remove: database.drop,
       };
     }

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Client } from 'pg';
 import { pgBouncerComponent } from '../../scripts/topology/pgbouncer';
 import { launch, postgresUserIfRoot, stopGroup } from '../../scripts/topology/processes';
 import { REPO_ROOT } from '../../scripts/topology/settings';
@@ -9,6 +8,7 @@ import type { Component } from '../../scripts/topology/state';
 import { waitUntilReady } from '../../scripts/topology/topology';
 import { POSTGRES_LIMITS } from '../../src/infrastructure/persistence/typeorm/postgres-limits';
 import { freePort } from './free-port';
+import { withPostgresClient } from './postgres-sql';
 
 export interface RunningPgBouncer {
   /** The database through PgBouncer, as the same user: a URL for DATABASE_URL. */
@@ -59,15 +59,11 @@ export async function startPgBouncer(databaseUrl: string): Promise<RunningPgBoun
 }
 
 async function setTimeLimits(databaseUrl: string, database: string): Promise<void> {
-  const client = new Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
+  await withPostgresClient(databaseUrl, async (client) => {
     const name = client.escapeIdentifier(database);
     await client.query(`ALTER DATABASE ${name} SET statement_timeout = '${POSTGRES_LIMITS.statementMs}ms'`);
     await client.query(
       `ALTER DATABASE ${name} SET idle_in_transaction_session_timeout = '${POSTGRES_LIMITS.idleInTransactionMs}ms'`,
     );
-  } finally {
-    await client.end();
-  }
+  });
 }

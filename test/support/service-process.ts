@@ -83,6 +83,13 @@ export function startService(
   });
 }
 
+/** Stops a service a test started (SIGTERM) and waits for its exit, unless it has exited already. */
+export async function stopService(service: RunningService): Promise<void> {
+  if (service.process.exitCode !== null) return;
+  service.process.kill('SIGTERM');
+  await service.exited;
+}
+
 /** Runs the built service to its end and collects what it printed. */
 export function runServiceToExit(env: Record<string, string>, cwd: string) {
   return runScriptToExit('main.js', env, cwd);

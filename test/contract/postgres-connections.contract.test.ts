@@ -1,4 +1,3 @@
-import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { loadConfig } from '../../src/infrastructure/config/config';
 import {
@@ -7,32 +6,30 @@ import {
 } from '../../src/infrastructure/config/connection-budget';
 import { createDataSource } from '../../src/infrastructure/persistence/typeorm/data-source';
 import { capturedLogger } from '../support/captured-logger';
-import { createPostgresDatabase, type TestDatabase } from '../support/test-databases';
+import { createPostgresFixture, type PostgresFixture } from '../support/postgres-fixture';
+import { sql } from '../support/postgres-sql';
+import { createPostgresDatabase } from '../support/test-databases';
 
 /** The server's own value of a setting, read apart from the code under test; null if unknown. */
 async function serverSetting(url: string, name: string): Promise<number | null> {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    const { rows } = await client.query('SELECT setting FROM pg_settings WHERE name = $1', [name]);
-    return rows[0] ? Number(rows[0].setting) : null;
-  } finally {
-    await client.end();
-  }
+  const rows = await sql<{ setting: string }>(url, 'SELECT setting FROM pg_settings WHERE name = $1', [name]);
+  return rows[0] ? Number(rows[0].setting) : null;
 }
 
 describe('the PostgreSQL connection budget, on a real server', () => {
-  let database: TestDatabase;
+  let database: PostgresFixture;
   let dataSource: DataSource;
 
   beforeAll(async () => {
-    database = await createPostgresDatabase();
-    dataSource = await new DataSource({ type: 'postgres', url: database.url }).initialize();
+    database = await createPostgresFixture();
+    dataSource = database.closeAtTeardown(
+      await new DataSource({ type: 'postgres', url: database.url }).initialize(),
+      (opened) => opened.destroy(),
+    );
   });
 
   afterAll(async () => {
-    await dataSource?.destroy();
-    await database?.drop();
+    await database?.teardown();
   });
 
   it('reads max_connections and the reserved slots with SHOW', async () => {

@@ -1,0 +1,69 @@
+import { type ArticleRepository, STREAM_CHUNK_SIZE } from '../../../src/application';
+import type { Article } from '../../../src/domain';
+import { aNewArticle, someChanges } from '../../support/builders';
+import { type OpenContractSubject, useContractSubject } from './subject';
+
+/** The version of the visible data (visibleVersion), and the one a whole stream returns. */
+export function dataVersionContract(open: OpenContractSubject): void {
+  describe('the version of the data (visibleVersion, and what a whole stream returns)', () => {
+    let repository: ArticleRepository;
+    useContractSubject(open, (opened) => {
+      repository = opened;
+    });
+
+    /** Reads a stream to its end; answers what it returned. */
+    async function returnedBy(stream: AsyncGenerator<Article[], string | undefined>) {
+      for (;;) {
+        const next = await stream.next();
+        if (next.done) return next.value;
+      }
+    }
+
+    it('changes with every committed write: create, keyed create, update, hiding, delete', async () => {
+      const versions = [await repository.visibleVersion()];
+      const created = await repository.create(aNewArticle().withTags('t').build());
+      versions.push(await repository.visibleVersion());
+      await repository.createWithKey(aNewArticle().build(), {
+        key: 'k',
+        fingerprint: 'f',
+        expiredUpTo: new Date(0),
+      });
+      versions.push(await repository.visibleVersion());
+      await repository.update(created.id, someChanges().with({ title: 'changed' }).build());
+      versions.push(await repository.visibleVersion());
+      await repository.update(created.id, someChanges().with({ visible: false }).build());
+      versions.push(await repository.visibleVersion());
+      await repository.update(created.id, someChanges().replacingTags('other').build());
+      versions.push(await repository.visibleVersion());
+      await repository.delete(created.id);
+      versions.push(await repository.visibleVersion());
+
+      expect(new Set(versions).size).toBe(versions.length);
+    });
+
+    it('a stream returns a version its data is not older than: a write committed meanwhile leaves it behind', async () => {
+      for (let n = 0; n < STREAM_CHUNK_SIZE + 1; n++) await repository.create(aNewArticle().build());
+      const stream = repository.streamVisible({});
+      await stream.next();
+      await repository.create(aNewArticle().build());
+      const returned = await returnedBy(stream);
+
+      expect(returned).toEqual(expect.any(String));
+      expect(await repository.visibleVersion()).not.toBe(returned);
+    });
+
+    it('a stream read while nothing is written returns the version of now', async () => {
+      await repository.create(aNewArticle().withTags('t').build());
+      // On PostgreSQL the version is the server's snapshot, which other databases' writes on
+      // the same server move too (other test files run beside this one): a few tries find a
+      // quiet moment. A version that is not the data's would never be equal.
+      let equal = false;
+      for (let attempt = 0; attempt < 50 && !equal; attempt++) {
+        const before = await repository.visibleVersion();
+        const returned = await returnedBy(repository.streamVisible({}));
+        equal = returned === before && (await repository.visibleVersion()) === returned;
+      }
+      expect(equal).toBe(true);
+    });
+  });
+}

@@ -1,0 +1,35 @@
+import { conditionalWritesContract } from './conditional-writes';
+import { createAndReadContract } from './create-and-read';
+import { dataVersionContract } from './data-version';
+import { deleteContract } from './delete';
+import { keyedCreatesContract } from './keyed-creates';
+import { listsAndPagesContract } from './lists-and-pages';
+import { searchContract } from './search';
+import { type OpenContractSubject, sharedContractSubject } from './subject';
+import { tagsAndCategoriesContract } from './tags-and-categories';
+import { updateContract } from './update';
+import { wholeListStreamContract } from './whole-list-stream';
+
+export type { ContractSubject, OpenContractSubject } from './subject';
+
+/**
+ * Every expectation of the ArticleRepository port, one behaviour to a file. Each adapter's
+ * test file calls this unchanged; passing it is what makes the adapters interchangeable.
+ */
+export function articleRepositoryContract(name: string, open: OpenContractSubject): void {
+  describe(`ArticleRepository contract: ${name}`, () => {
+    const shared = sharedContractSubject(open);
+    afterAll(() => shared.closeShared());
+
+    createAndReadContract(shared.open);
+    listsAndPagesContract(shared.open);
+    tagsAndCategoriesContract(shared.open);
+    searchContract(shared.open);
+    wholeListStreamContract(shared.open);
+    dataVersionContract(shared.open);
+    deleteContract(shared.open);
+    conditionalWritesContract(shared.open);
+    updateContract(shared.open);
+    keyedCreatesContract(shared.open);
+  });
+}
