@@ -17,19 +17,29 @@ import {
 import {
   type Article,
   ArticleChangedError,
-  compareByCodePoint,
   DomainError,
-  isReferenceById,
-  isReferenceByName,
   StorageUnavailableError,
   searchableTextOf,
-  sortTermsByName,
   type Term,
   type TermKind,
-  type TermReference,
-  UnknownReferenceError,
 } from '../../../domain';
-import { newTermId } from '../term-id';
+import {
+  type ArticleRow,
+  articleOf,
+  articleWithTermsOf,
+  attachLinks,
+  createdArticle,
+  hasReferences,
+  type InsertedRow,
+  type LinkRow,
+  NO_TERMS,
+  type StreamRow,
+  type TermRow,
+  termIdsJson,
+  termOf,
+} from './article-repository/article-rows';
+import { findTerms, findTermsValues, NO_NAMES, resolveTerms } from './article-repository/term-resolution';
+import { inTransaction, runInOrder } from './article-repository/transaction';
 import { type ArticleStatements, articleStatements, type SqlStatement, TERM_KINDS } from './article-statements';
 import { type IdempotencyStatements, idempotencyStatements } from './idempotency-statements';
 import { POSTGRES_LIMITS } from './postgres-limits';
@@ -91,30 +101,6 @@ const REPLICA_READ_DEADLINE_MS = 1_000;
  */
 const LAST_REPLICA_TRY_WITHIN_MS = POSTGRES_LIMITS.callDeadlineMs - REPLICA_READ_DEADLINE_MS;
 
-/** An article row as both dialects answer it: timestamps in epoch milliseconds. */
-interface ArticleRow {
-  id: number;
-  title: string | null;
-  description: string;
-  content: string;
-  visible: boolean | number;
-  createdAt: number;
-  updatedAt: number;
-  version: number;
-  tags?: unknown;
-  categories?: unknown;
-}
-
-interface KindedTerm extends Term {
-  kind: TermKind;
-}
-
-/** A row of a stream statement: the article, and its term ids in name order (JSON arrays; PostgreSQL: null for none). */
-interface StreamRow extends ArticleRow {
-  tagIds: unknown;
-  categoryIds: unknown;
-}
-
 /** The terms a stream has read, by id: terms never change once created, so they can be reused. */
 type KnownTerms = Record<TermKind, Map<string, Term>>;
 
@@ -130,11 +116,6 @@ const STREAM_SLOT_WAIT_MS = 10_000;
 
 /** A stream keeps at most about this many terms (a few MB). */
 const KNOWN_TERMS_LIMIT = 10_000;
-
-/** No term names to look up (findTerms by ids only). */
-const NO_NAMES: Record<TermKind, readonly string[]> = { tag: [], category: [] };
-
-type References = Record<TermKind, readonly TermReference[]>;
 
 const STATEMENTS = { postgres: articleStatements(POSTGRES_DIALECT), sqlite: articleStatements(SQLITE_DIALECT) };
 const KEY_STATEMENTS = {
@@ -152,8 +133,6 @@ interface ClaimRow {
 
 /** SQLite: the claim of a key found a live record, inside a transaction that must roll back. */
 class KeyClaimedElsewhere extends Error {}
-
-const NO_TERMS: Record<TermKind, Term[]> = { tag: [], category: [] };
 
 /**
  * Articles with their tags and categories on PostgreSQL or SQLite: one algorithm over a dialect
@@ -216,14 +195,14 @@ export class TypeOrmArticleRepository implements ArticleRepository {
       const values = this.articleValues(article);
       if (!hasReferences(article)) {
         // One statement: atomic without a transaction.
-        const [row] = await connection.query<{ id: number }>(this.sql.insertArticle, values);
-        return createdArticle((row as { id: number }).id, article, NO_TERMS);
+        const [row] = await connection.query<InsertedRow>(this.sql.insertArticle, values);
+        return createdArticle((row as InsertedRow).id, article, NO_TERMS);
       }
-      return this.inTransaction(connection, async () => {
-        const terms = await this.resolveTerms(connection, { tag: article.tags, category: article.categories });
-        const [row] = await connection.query<{ id: number }>(this.sql.insertArticle, values);
-        const id = (row as { id: number }).id;
-        await this.write(connection, this.sql.insertLinks, [id, idsJson(terms.tag), idsJson(terms.category)]);
+      return inTransaction(connection, this.sql, async () => {
+        const terms = await resolveTerms(connection, this.sql, { tag: article.tags, category: article.categories });
+        const [row] = await connection.query<InsertedRow>(this.sql.insertArticle, values);
+        const id = (row as InsertedRow).id;
+        await runInOrder(connection, this.sql.insertLinks, [id, termIdsJson(terms.tag), termIdsJson(terms.category)]);
         return createdArticle(id, article, terms);
       });
     });
@@ -264,40 +243,40 @@ export class TypeOrmArticleRepository implements ArticleRepository {
       if (!changes.tags && !changes.categories) {
         // One statement writes and answers the article.
         const [row] = await connection.query<ArticleRow>(this.sql.updateArticle, values);
-        return row ? this.toArticle(row) : this.missingOrChanged(connection, id);
+        return row ? articleWithTermsOf(row, this.dialect) : this.missingOrChanged(connection, id);
       }
-      return this.inTransaction(connection, async () => {
+      return inTransaction(connection, this.sql, async () => {
         // The update comes first: it locks the article row, so racing updates of one article queue up.
         const [row] = await connection.query<ArticleRow>(this.sql.updateArticle, values);
         if (!row) return this.missingOrChanged(connection, id);
-        const terms = await this.resolveTerms(connection, {
+        const terms = await resolveTerms(connection, this.sql, {
           tag: changes.tags ?? [],
           category: changes.categories ?? [],
         });
-        await this.write(connection, this.sql.replaceLinks, [
+        await runInOrder(connection, this.sql.replaceLinks, [
           id,
-          idsJson(terms.tag),
-          idsJson(terms.category),
+          termIdsJson(terms.tag),
+          termIdsJson(terms.category),
           this.dialect.encodeBoolean(changes.tags !== undefined),
           this.dialect.encodeBoolean(changes.categories !== undefined),
         ]);
         // Read back in the transaction: the answer is the state this update wrote.
         const [read] = await connection.query<ArticleRow>(this.sql.findArticle, [id]);
-        return this.toArticle(read as ArticleRow);
+        return articleWithTermsOf(read as ArticleRow, this.dialect);
       });
     });
   }
 
   delete(id: number, expected?: ExpectedVersions): Promise<Article | null> {
     return this.call(WRITE, (connection) =>
-      this.inTransaction(connection, async () => {
+      inTransaction(connection, this.sql, async () => {
         const [locked] = await connection.query<{ version: number }>(this.sql.lockArticle, [id]);
         if (!locked) return null;
         if (expected && !expected.versions.includes(locked.version)) throw new ArticleChangedError(id);
         const [row] = await connection.query<ArticleRow>(this.sql.findArticle, [id]);
         // The links go with the article (ON DELETE CASCADE); its tags and categories stay.
         await connection.query(this.sql.deleteArticle, [id]);
-        return this.toArticle(row as ArticleRow);
+        return articleWithTermsOf(row as ArticleRow, this.dialect);
       }),
     );
   }
@@ -356,7 +335,7 @@ export class TypeOrmArticleRepository implements ArticleRepository {
       const version = await this.visibleVersion();
       for await (const rows of this.sqliteStream(statement, values)) {
         yield await this.withTerms(rows, known, (ids) =>
-          this.call(PRIMARY_READ, (connection) => this.findTerms(connection, ids, NO_NAMES)),
+          this.call(PRIMARY_READ, (connection) => findTerms(connection, this.sql, ids, NO_NAMES)),
         );
       }
       return version;
@@ -435,7 +414,7 @@ export class TypeOrmArticleRepository implements ArticleRepository {
       }
     };
     const lookupTerms = (ids: Record<TermKind, string[]>) =>
-      query<KindedTerm>(this.sql.findTerms, findTermsValues(ids, NO_NAMES));
+      query<TermRow>(this.sql.findTerms, findTermsValues(ids, NO_NAMES));
     let nextRows: Promise<StreamRow[]> | null = null;
     try {
       try {
@@ -621,12 +600,16 @@ export class TypeOrmArticleRepository implements ArticleRepository {
         return { outcome: 'created', article: createdArticle(row.articleId, article, NO_TERMS) };
       return this.notClaimed(connection, claim, row);
     }
-    return this.inTransaction(connection, async () => {
+    return inTransaction(connection, this.sql, async () => {
       const row = await claimAndInsert();
       // Nothing was written: the empty transaction commits.
       if (row?.outcome !== 'created') return this.notClaimed(connection, claim, row);
-      const terms = await this.resolveTerms(connection, { tag: article.tags, category: article.categories });
-      await this.write(connection, this.sql.insertLinks, [row.articleId, idsJson(terms.tag), idsJson(terms.category)]);
+      const terms = await resolveTerms(connection, this.sql, { tag: article.tags, category: article.categories });
+      await runInOrder(connection, this.sql.insertLinks, [
+        row.articleId,
+        termIdsJson(terms.tag),
+        termIdsJson(terms.category),
+      ]);
       const created = createdArticle(row.articleId, article, terms);
       await connection.query(this.keys.storeAnswer, [claim.key, answerJson(created)]);
       return { outcome: 'created', article: created };
@@ -644,16 +627,16 @@ export class TypeOrmArticleRepository implements ArticleRepository {
     claim: IdempotencyClaim,
   ): Promise<KeyedCreateOutcome> {
     try {
-      return await this.inTransaction(connection, async () => {
+      return await inTransaction(connection, this.sql, async () => {
         const stored = await this.findLiveKey(connection, claim);
         if (stored) return stored;
         const terms = hasReferences(article)
-          ? await this.resolveTerms(connection, { tag: article.tags, category: article.categories })
+          ? await resolveTerms(connection, this.sql, { tag: article.tags, category: article.categories })
           : NO_TERMS;
-        const [row] = await connection.query<{ id: number }>(this.sql.insertArticle, this.articleValues(article));
-        const id = (row as { id: number }).id;
+        const [row] = await connection.query<InsertedRow>(this.sql.insertArticle, this.articleValues(article));
+        const id = (row as InsertedRow).id;
         if (hasReferences(article)) {
-          await this.write(connection, this.sql.insertLinks, [id, idsJson(terms.tag), idsJson(terms.category)]);
+          await runInOrder(connection, this.sql.insertLinks, [id, termIdsJson(terms.tag), termIdsJson(terms.category)]);
         }
         const created = createdArticle(id, article, terms);
         const [claimed] = await connection.query(this.keys.claimKey, [
@@ -691,7 +674,7 @@ export class TypeOrmArticleRepository implements ArticleRepository {
 
   private async findOn(connection: SqlConnection, id: number): Promise<Article | null> {
     const [row] = await connection.query<ArticleRow>(this.sql.findArticle, [id]);
-    return row ? this.toArticle(row) : null;
+    return row ? articleWithTermsOf(row, this.dialect) : null;
   }
 
   /** After a write that matched no row: null when the article does not exist, else it changed. */
@@ -699,76 +682,6 @@ export class TypeOrmArticleRepository implements ArticleRepository {
     const [existing] = await connection.query(this.sql.lockArticle, [id]);
     if (existing) throw new ArticleChangedError(id);
     return null;
-  }
-
-  /**
-   * Id references must exist; name references are found, or created when they do not exist
-   * (only then is an id generated: a cuid2 costs about half a millisecond of CPU). Answers each
-   * kind's terms once, in the order referenced.
-   */
-  private async resolveTerms(connection: SqlConnection, references: References): Promise<Record<TermKind, Term[]>> {
-    const ids = { tag: idsReferenced(references.tag), category: idsReferenced(references.category) };
-    const names = { tag: namesReferenced(references.tag), category: namesReferenced(references.category) };
-    const found = await this.findTerms(connection, ids, names);
-    // Tags first: an unknown tag is reported before an unknown category.
-    for (const kind of TERM_KINDS) {
-      const missing = ids[kind].find((id) => !found.some((row) => row.kind === kind && row.id === id));
-      if (missing !== undefined) throw new UnknownReferenceError(kind, missing);
-    }
-    const fresh = {
-      tag: newTerms(references.tag, (name) => !isFound(found, 'tag', name)),
-      category: newTerms(references.category, (name) => !isFound(found, 'category', name)),
-    };
-    if (fresh.tag.length + fresh.category.length > 0) {
-      await this.write(connection, this.sql.insertTerms, [termRowsJson(fresh.tag), termRowsJson(fresh.category)]);
-      // Read the names again: those a concurrent transaction inserted first have its ids.
-      const none = { tag: [], category: [] };
-      const created = await this.findTerms(connection, none, {
-        tag: fresh.tag.map((term) => term.name),
-        category: fresh.category.map((term) => term.name),
-      });
-      found.push(...created);
-    }
-    const resolved: Record<TermKind, Term[]> = { tag: [], category: [] };
-    for (const kind of TERM_KINDS) {
-      const rows = found.filter((row) => row.kind === kind);
-      const byId = new Map(rows.map((row) => [row.id, toTerm(row)]));
-      const byName = new Map(rows.map((row) => [row.name, toTerm(row)]));
-      const unique = new Map<string, Term>();
-      for (const reference of references[kind]) {
-        const term = isReferenceByName(reference) ? byName.get(reference.name) : byId.get(reference.id);
-        if (term) unique.set(term.id, term);
-      }
-      resolved[kind] = [...unique.values()];
-    }
-    return resolved;
-  }
-
-  private findTerms(
-    connection: SqlConnection,
-    ids: Record<TermKind, readonly string[]>,
-    names: Record<TermKind, readonly string[]>,
-  ): Promise<KindedTerm[]> {
-    return connection.query<KindedTerm>(this.sql.findTerms, findTermsValues(ids, names));
-  }
-
-  /** Statements that share their values, in order (one where the dialect combines writes). */
-  private async write(connection: SqlConnection, statements: readonly SqlStatement[], values: unknown[]) {
-    for (const statement of statements) await connection.query(statement, values);
-  }
-
-  /** Committed when `work` resolves, rolled back when it throws. */
-  private async inTransaction<T>(connection: SqlConnection, work: () => Promise<T>): Promise<T> {
-    await connection.query(this.sql.begin, []);
-    try {
-      const result = await work();
-      await connection.query(this.sql.commit, []);
-      return result;
-    } catch (error) {
-      // A connection that cannot even roll back is closed, so that nobody reuses it mid-transaction.
-      await connection.query(this.sql.rollback, []).catch(() => connection.discard());
-      throw error;
-    }
   }
 
   /**
@@ -849,7 +762,7 @@ export class TypeOrmArticleRepository implements ArticleRepository {
   private async withTerms(
     rows: readonly StreamRow[],
     known: KnownTerms,
-    lookup: (ids: Record<TermKind, string[]>) => Promise<KindedTerm[]>,
+    lookup: (ids: Record<TermKind, string[]>) => Promise<TermRow[]>,
   ): Promise<Article[]> {
     if (known.tag.size + known.category.size > KNOWN_TERMS_LIMIT) {
       known.tag.clear();
@@ -865,7 +778,7 @@ export class TypeOrmArticleRepository implements ArticleRepository {
     }
     if (missing.tag.size + missing.category.size > 0) {
       for (const row of await lookup({ tag: [...missing.tag], category: [...missing.category] })) {
-        known[row.kind].set(row.id, toTerm(row));
+        known[row.kind].set(row.id, termOf(row));
       }
     }
     const termsOf = (kind: TermKind, ids: readonly string[]) =>
@@ -874,10 +787,6 @@ export class TypeOrmArticleRepository implements ArticleRepository {
       const ids = linked[index] as Record<TermKind, string[]>;
       return articleOf(row, termsOf('tag', ids.tag), termsOf('category', ids.category));
     });
-  }
-
-  private toArticle(row: ArticleRow): Article {
-    return articleOf(row, this.dialect.decodeJson<Term[]>(row.tags), this.dialect.decodeJson<Term[]>(row.categories));
   }
 }
 
@@ -895,73 +804,6 @@ function watchSyncCommit(client: PgClient): { cancelled(): boolean; stop(): void
   };
   client.on('notice', listener);
   return { cancelled: () => seen, stop: () => client.off('notice', listener) };
-}
-
-/** The article of a row, built as one object literal: the whole list builds 100,000 of them. */
-function articleOf(row: ArticleRow, tags: Term[], categories: Term[]): Article {
-  return {
-    id: row.id,
-    title: row.title,
-    description: row.description,
-    content: row.content,
-    visible: row.visible === true || row.visible === 1,
-    tags,
-    categories,
-    createdAt: new Date(row.createdAt),
-    updatedAt: new Date(row.updatedAt),
-    version: row.version,
-  };
-}
-
-/**
- * A links row: per article and kind the term ids in name order (`articleId`, `ids`), or one
- * linked term (`id`, `name`, `description`); see linksOfArticles.
- */
-interface LinkRow {
-  kind: TermKind;
-  articleId: number | null;
-  ids: unknown;
-  id: string | null;
-  name: string | null;
-  description: string | null;
-}
-
-/** Each article with its terms; a term linked by several articles is one shared object. */
-function attachLinks(rows: readonly ArticleRow[], links: readonly LinkRow[], dialect: SqlDialect): Article[] {
-  const termsById: Record<TermKind, Map<string, Term>> = { tag: new Map(), category: new Map() };
-  for (const link of links) {
-    if (link.id !== null)
-      termsById[link.kind].set(link.id, { id: link.id, name: link.name as string, description: link.description });
-  }
-  const linked: Record<TermKind, Map<number, Term[]>> = { tag: new Map(), category: new Map() };
-  for (const link of links) {
-    if (link.articleId === null) continue;
-    const known = termsById[link.kind];
-    const terms: Term[] = [];
-    for (const id of dialect.decodeJson<string[]>(link.ids)) {
-      const term = known.get(id);
-      if (term) terms.push(term);
-    }
-    linked[link.kind].set(link.articleId, terms);
-  }
-  return rows.map((row) => articleOf(row, linked.tag.get(row.id) ?? [], linked.category.get(row.id) ?? []));
-}
-
-function hasReferences(article: NewArticle): boolean {
-  return article.tags.length > 0 || article.categories.length > 0;
-}
-
-/** The article as a create stores it: version 1, updatedAt equal to createdAt. */
-function createdArticle(id: number, article: NewArticle, terms: Record<TermKind, Term[]>): Article {
-  return {
-    id,
-    ...article.fields,
-    tags: sortTermsByName(terms.tag),
-    categories: sortTermsByName(terms.category),
-    createdAt: article.createdAt,
-    updatedAt: article.createdAt,
-    version: 1,
-  };
 }
 
 /** A key's stored answer: the article's JSON without its id (stored beside it), timestamps in epoch ms. */
@@ -984,38 +826,4 @@ function storedOutcome(row: ClaimRow): KeyedCreateOutcome {
       updatedAt: new Date(answer.updatedAt),
     },
   };
-}
-
-function isFound(found: readonly KindedTerm[], kind: TermKind, name: string): boolean {
-  return found.some((row) => row.kind === kind && row.name === name);
-}
-
-function idsReferenced(references: readonly TermReference[]): string[] {
-  return references.filter(isReferenceById).map((reference) => reference.id);
-}
-
-function namesReferenced(references: readonly TermReference[]): string[] {
-  return references.filter(isReferenceByName).map((reference) => reference.name);
-}
-
-/** New terms for the names that `isNew`; sorted, so that concurrent inserts lock in one order. */
-function newTerms(references: readonly TermReference[], isNew: (name: string) => boolean): Term[] {
-  return references
-    .filter(isReferenceByName)
-    .filter((reference) => isNew(reference.name))
-    .map(({ name, description }) => ({ id: newTermId(), name, description }))
-    .sort((a, b) => compareByCodePoint(a.name, b.name));
-}
-
-/** The values of findTerms: tags' ids and names, then categories'. */
-function findTermsValues(ids: Record<TermKind, readonly string[]>, names: Record<TermKind, readonly string[]>) {
-  return TERM_KINDS.flatMap((kind) => [JSON.stringify(ids[kind]), JSON.stringify(names[kind])]);
-}
-
-const idsJson = (terms: readonly Term[]) => JSON.stringify(terms.map((term) => term.id));
-const termRowsJson = (terms: readonly Term[]) =>
-  JSON.stringify(terms.map((term) => [term.id, term.name, term.description]));
-
-function toTerm(row: KindedTerm): Term {
-  return { id: row.id, name: row.name, description: row.description };
 }
