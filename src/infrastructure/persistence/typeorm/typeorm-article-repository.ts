@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Tracer } from '@opentelemetry/api';
-import { E_TIMEOUT, Mutex, Semaphore, type SemaphoreInterface, withTimeout } from 'async-mutex';
+import { E_TIMEOUT, Semaphore, type SemaphoreInterface, withTimeout } from 'async-mutex';
 import type { DataSource, ReplicationMode } from 'typeorm';
 import {
   type ArticleChanges,
@@ -38,25 +38,21 @@ import {
   termIdsJson,
   termOf,
 } from './article-repository/article-rows';
+import { postgresSessions } from './article-repository/postgres-sessions';
+import { REPLICA_READ_DEADLINE_MS, ReplicaRouting } from './article-repository/replica-routing';
+import { PRIMARY_READ, SqlSessions, WRITE } from './article-repository/sql-sessions';
+import { sqliteSessions } from './article-repository/sqlite-sessions';
 import { findTerms, findTermsValues, NO_NAMES, resolveTerms } from './article-repository/term-resolution';
 import { inTransaction, runInOrder } from './article-repository/transaction';
 import { type ArticleStatements, articleStatements, type SqlStatement, TERM_KINDS } from './article-statements';
 import { type IdempotencyStatements, idempotencyStatements } from './idempotency-statements';
 import { POSTGRES_LIMITS } from './postgres-limits';
-import { type PrimaryBreaker, primaryStateAfter } from './primary-breaker';
-import { REPLICA_LAG_STATEMENT, type ReadNode, type ReplicaReads } from './replica-reads';
-import {
-  openSqliteReader,
-  PgConnection,
-  type SqlConnection,
-  SqliteConnection,
-  type SqlitePreparedStatements,
-} from './sql-connection';
+import { type PrimaryBreaker } from './primary-breaker';
+import { type ReplicaReads } from './replica-reads';
+import { openSqliteReader, PgConnection, type SqlConnection, SqliteConnection } from './sql-connection';
 import { POSTGRES_DIALECT, SQLITE_DIALECT, type SqlDialect } from './sql-dialect';
 import { withinDeadline } from './storage-deadline';
 import { translateStorageError } from './storage-errors';
-import { isSyncCommitCancelled } from './sync-commit-warning';
-import { TracedSqlConnection } from './traced-sql-connection';
 import { type FilterShape, filterShapeOf, filterValues, PROBE_IDS } from './visible-articles-filter';
 
 export interface TypeOrmArticleRepositoryOptions {
@@ -80,26 +76,6 @@ export interface TypeOrmArticleRepositoryOptions {
   /** When tracing is on: a span per statement (traced-sql-connection.ts). Unset: no wrapper at all. */
   tracer?: Tracer;
 }
-
-/** A replica's lag was measured past the limit: the read goes to the primary instead. */
-class ReplicaTooFarBehind extends Error {}
-
-/** No connection could be had from the pool (refused, timed out, refused at login). */
-class NoConnection extends StorageUnavailableError {}
-
-/** Which server a call runs on, and whether it writes. */
-type CallTarget = { mode: 'slave' } | { mode: 'master'; use: 'write' | 'read' };
-const WRITE: CallTarget = { mode: 'master', use: 'write' };
-const PRIMARY_READ: CallTarget = { mode: 'master', use: 'read' };
-const REPLICA_READ: CallTarget = { mode: 'slave' };
-
-/** A read on a replica gets this long, so that a primary read after it still answers within 3 s. */
-const REPLICA_READ_DEADLINE_MS = 1_000;
-/**
- * A read whose primary failed this soon gets a last try on a replica: with the replica's own
- * deadline it still ends within the call deadline (2 s).
- */
-const LAST_REPLICA_TRY_WITHIN_MS = POSTGRES_LIMITS.callDeadlineMs - REPLICA_READ_DEADLINE_MS;
 
 /** The terms a stream has read, by id: terms never change once created, so they can be reused. */
 type KnownTerms = Record<TermKind, Map<string, Term>>;
@@ -147,15 +123,10 @@ export class TypeOrmArticleRepository implements ArticleRepository {
   private readonly keys: IdempotencyStatements;
   private readonly prepared: boolean;
   private readonly replicaReads: ReplicaReads | null;
-  private readonly breaker: PrimaryBreaker | null;
-  /**
-   * better-sqlite3 gives TypeORM a single connection, on which concurrent transactions would
-   * interleave (and reads would see uncommitted writes), so SQLite work runs one call at a time.
-   * PostgreSQL runs calls concurrently on its pool.
-   */
-  private readonly sqliteLock: Mutex | null;
-  private readonly sqliteStatements: SqlitePreparedStatements = new Map();
-  private readonly tracer: Tracer | null;
+  private readonly sessions: SqlSessions;
+  private readonly routing: ReplicaRouting;
+  /** SQLite: streams read on a connection of their own (see sqliteStream). */
+  private readonly sqliteLock: boolean;
   /**
    * PostgreSQL: a stream holds its connection until the list is written, so streams together
    * may hold all but STREAM_FREE_CONNECTIONS of the pool; the other requests always find one.
@@ -178,9 +149,15 @@ export class TypeOrmArticleRepository implements ArticleRepository {
     this.keys = KEY_STATEMENTS[this.dialect.name];
     this.prepared = options.preparedStatements ?? true;
     this.replicaReads = postgres && dataSource.options.replication ? (options.replicaReads ?? null) : null;
-    this.breaker = postgres ? (options.primaryBreaker ?? null) : null;
-    this.sqliteLock = postgres ? null : new Mutex();
-    this.tracer = options.tracer ?? null;
+    this.sqliteLock = !postgres;
+    this.sessions = new SqlSessions(
+      dataSource,
+      postgres ? postgresSessions(this.prepared) : sqliteSessions(),
+      this.dialect,
+      postgres ? (options.primaryBreaker ?? null) : null,
+      options.tracer ?? null,
+    );
+    this.routing = new ReplicaRouting(this.sessions, this.replicaReads);
     const poolSize = (dataSource.options as { extra?: { max?: number } }).extra?.max ?? POSTGRES_LIMITS.poolSize;
     this.streamSlots = postgres
       ? withTimeout(
@@ -191,7 +168,7 @@ export class TypeOrmArticleRepository implements ArticleRepository {
   }
 
   create(article: NewArticle): Promise<Article> {
-    return this.call(WRITE, async (connection) => {
+    return this.sessions.run(WRITE, async (connection) => {
       const values = this.articleValues(article);
       if (!hasReferences(article)) {
         // One statement: atomic without a transaction.
@@ -209,7 +186,7 @@ export class TypeOrmArticleRepository implements ArticleRepository {
   }
 
   createWithKey(article: NewArticle, claim: IdempotencyClaim): Promise<KeyedCreateOutcome> {
-    return this.call(WRITE, (connection) =>
+    return this.sessions.run(WRITE, (connection) =>
       this.dialect.name === 'postgres'
         ? this.claimThenCreate(connection, article, claim)
         : this.createThenClaim(connection, article, claim),
@@ -217,7 +194,7 @@ export class TypeOrmArticleRepository implements ArticleRepository {
   }
 
   async deleteExpiredKeys(upTo: Date, limit: number): Promise<number> {
-    const rows = await this.call(WRITE, (connection) =>
+    const rows = await this.sessions.run(WRITE, (connection) =>
       connection.query(this.keys.deleteExpired, [this.dialect.encodeTimestamp(upTo), limit]),
     );
     return rows.length;
@@ -239,7 +216,7 @@ export class TypeOrmArticleRepository implements ArticleRepository {
       folded.description ?? null,
       folded.content ?? null,
     ];
-    return this.call(WRITE, async (connection) => {
+    return this.sessions.run(WRITE, async (connection) => {
       if (!changes.tags && !changes.categories) {
         // One statement writes and answers the article.
         const [row] = await connection.query<ArticleRow>(this.sql.updateArticle, values);
@@ -268,7 +245,7 @@ export class TypeOrmArticleRepository implements ArticleRepository {
   }
 
   delete(id: number, expected?: ExpectedVersions): Promise<Article | null> {
-    return this.call(WRITE, (connection) =>
+    return this.sessions.run(WRITE, (connection) =>
       inTransaction(connection, this.sql, async () => {
         const [locked] = await connection.query<{ version: number }>(this.sql.lockArticle, [id]);
         if (!locked) return null;
@@ -282,11 +259,11 @@ export class TypeOrmArticleRepository implements ArticleRepository {
   }
 
   async findById(id: number): Promise<Article | null> {
-    const { value, node } = await this.read((connection) => this.findOn(connection, id));
+    const { value, node } = await this.routing.read((connection) => this.findOn(connection, id));
     // Read-your-writes: an article just created may not have reached the replica yet.
     // A primary that cannot be asked makes this a 503, never a wrong null.
     if (value === null && node === 'replica')
-      return this.call(PRIMARY_READ, (connection) => this.findOn(connection, id));
+      return this.sessions.run(PRIMARY_READ, (connection) => this.findOn(connection, id));
     return value;
   }
 
@@ -299,7 +276,7 @@ export class TypeOrmArticleRepository implements ArticleRepository {
         page.limit,
         ...filterValues(this.dialect, page, statementShape, after + PROBE_IDS),
       ]);
-    return this.readValue(async (connection) => {
+    return this.routing.readValue(async (connection) => {
       let rows: ArticleRow[] | null = null;
       if (shape.search === 'indexed' && this.dialect.probesBeforeSearchIndex) {
         // A full page within the next ids holds the first matches: nothing after them comes first.
@@ -335,7 +312,7 @@ export class TypeOrmArticleRepository implements ArticleRepository {
       const version = await this.visibleVersion();
       for await (const rows of this.sqliteStream(statement, values)) {
         yield await this.withTerms(rows, known, (ids) =>
-          this.call(PRIMARY_READ, (connection) => findTerms(connection, this.sql, ids, NO_NAMES)),
+          this.sessions.run(PRIMARY_READ, (connection) => findTerms(connection, this.sql, ids, NO_NAMES)),
         );
       }
       return version;
@@ -466,7 +443,9 @@ export class TypeOrmArticleRepository implements ArticleRepository {
   private async *sqliteStream(statement: SqlStatement, values: unknown[]): AsyncGenerator<StreamRow[]> {
     const file = (this.dataSource.options as { database: string }).database;
     if (file === ':memory:') {
-      const rows = await this.call(PRIMARY_READ, (connection) => connection.query<StreamRow>(statement, values));
+      const rows = await this.sessions.run(PRIMARY_READ, (connection) =>
+        connection.query<StreamRow>(statement, values),
+      );
       for (let start = 0; start < rows.length; start += STREAM_CHUNK_SIZE) {
         yield rows.slice(start, start + STREAM_CHUNK_SIZE);
       }
@@ -481,74 +460,14 @@ export class TypeOrmArticleRepository implements ArticleRepository {
   }
 
   visibleVersion(): Promise<ListVersion> {
-    return this.readValue(async (connection) => {
+    return this.routing.readValue(async (connection) => {
       const [row] = await connection.query<{ version: string }>(this.sql.dataVersion, []);
       return this.versionPrefix + (row as { version: string }).version;
     });
   }
 
   listTerms(kind: TermKind): Promise<Term[]> {
-    return this.readValue((connection) => connection.query<Term>(this.sql.listTerms[kind], []));
-  }
-
-  private async readValue<T>(work: (connection: SqlConnection) => Promise<T>): Promise<T> {
-    return (await this.read(work)).value;
-  }
-
-  /**
-   * A read on a replica when they are configured, answer and keep up; else, and after a replica
-   * fails, on the primary (reads are safe to repeat). Answers which node served it.
-   */
-  /**
-   * A read on a replica when one may serve, else on the primary. When the primary fails, and
-   * the read still has time for it, a replica gets a last try: during a switchover or failover
-   * the replicas skipped after one failed read (a session shut as its node left the replica
-   * set) are often the only nodes that can answer.
-   */
-  private async read<T>(work: (connection: SqlConnection) => Promise<T>): Promise<{ value: T; node: ReadNode }> {
-    const replicas = this.replicaReads;
-    const began = performance.now();
-    if (replicas?.useReplica()) {
-      const served = await this.readOnReplica(replicas, work);
-      if (served) return served;
-    }
-    try {
-      const value = await this.call(PRIMARY_READ, work);
-      replicas?.served('primary');
-      return { value, node: 'primary' };
-    } catch (error) {
-      const timeLeft = performance.now() - began <= LAST_REPLICA_TRY_WITHIN_MS;
-      if (!replicas || !(error instanceof StorageUnavailableError) || !timeLeft) throw error;
-      const served = await this.readOnReplica(replicas, work);
-      if (served) return served;
-      throw error;
-    }
-  }
-
-  /** The read on a replica; null when it failed or lagged too far (then replicas are skipped a while). */
-  private async readOnReplica<T>(
-    replicas: ReplicaReads,
-    work: (connection: SqlConnection) => Promise<T>,
-  ): Promise<{ value: T; node: ReadNode } | null> {
-    try {
-      const value = await this.call(
-        REPLICA_READ,
-        async (connection) => {
-          if (replicas.lagIsDue()) {
-            const [row] = await connection.query<{ lagMs: number }>(REPLICA_LAG_STATEMENT, []);
-            if (!replicas.acceptLag(Number(row?.lagMs))) throw new ReplicaTooFarBehind();
-          }
-          return work(connection);
-        },
-        REPLICA_READ_DEADLINE_MS,
-      );
-      replicas.served('replica');
-      return { value, node: 'replica' };
-    } catch (error) {
-      if (!(error instanceof ReplicaTooFarBehind || error instanceof StorageUnavailableError)) throw error;
-      if (error instanceof StorageUnavailableError) replicas.failed();
-      return null;
-    }
+    return this.routing.readValue((connection) => connection.query<Term>(this.sql.listTerms[kind], []));
   }
 
   /** The values of insert_article, $1 to $8: the fields, the creation stamp, the folded copies. */
@@ -685,76 +604,6 @@ export class TypeOrmArticleRepository implements ArticleRepository {
   }
 
   /**
-   * Runs `work` on a connection of the primary ('master') or of a replica ('slave', the primary
-   * when none is configured), through a TypeORM query runner released whatever happens. A write
-   * first asks the primary's breaker; every call on the primary tells it when the primary may
-   * be gone.
-   */
-  private async call<T>(
-    target: CallTarget,
-    work: (connection: SqlConnection) => Promise<T>,
-    deadlineMs: number = POSTGRES_LIMITS.callDeadlineMs,
-  ): Promise<T> {
-    // After shutdown (or before the database was first reached) there is no connection: retry later.
-    if (!this.dataSource.isInitialized) throw new StorageUnavailableError();
-    const breaker = target.mode === 'master' ? this.breaker : null;
-    if (target.mode === 'master' && target.use === 'write') breaker?.admitWrite();
-    try {
-      // SQLite runs in-process and synchronously: there is nothing to wait for past a deadline.
-      const result = await (this.sqliteLock
-        ? this.sqliteLock.runExclusive(() => this.onConnection(target.mode, work))
-        : withinDeadline(this.onConnection(target.mode, work), deadlineMs, () => breaker?.suspect()));
-      breaker?.answered();
-      return result;
-    } catch (error) {
-      if (error instanceof NoConnection) breaker?.suspect();
-      else breaker?.failed(error);
-      throw translateStorageError(error);
-    }
-  }
-
-  private async onConnection<T>(mode: ReplicationMode, work: (connection: SqlConnection) => Promise<T>) {
-    const runner = this.dataSource.createQueryRunner(mode);
-    let stopWatching = () => {};
-    try {
-      let native: unknown;
-      try {
-        native = await runner.connect();
-      } catch (error) {
-        // No connection to be had (refused, pool exhausted past its wait, server starting up).
-        throw new NoConnection({ cause: error });
-      }
-      const connection = this.wrap(native);
-      const commit = this.sqliteLock ? null : watchSyncCommit(native as PgClient);
-      stopWatching = commit?.stop ?? stopWatching;
-      try {
-        const result = await work(connection);
-        if (commit?.cancelled()) {
-          // Committed here, perhaps not on the standby a failover would promote: not acknowledged.
-          throw new StorageUnavailableError({ cause: new Error('synchronous replication wait cancelled at commit') });
-        }
-        return result;
-      } catch (error) {
-        // A connection on a server that is gone or no longer the primary: never reused.
-        if (primaryStateAfter(error)) connection.discard();
-        // The runner was released under us: its connection failed while we used it.
-        if (runner.isReleased && !(error instanceof DomainError)) throw new NoConnection({ cause: error });
-        throw error;
-      }
-    } finally {
-      stopWatching();
-      await runner.release();
-    }
-  }
-
-  private wrap(native: unknown): SqlConnection {
-    const connection = this.sqliteLock
-      ? new SqliteConnection(native as ConstructorParameters<typeof SqliteConnection>[0], this.sqliteStatements)
-      : new PgConnection(native as ConstructorParameters<typeof PgConnection>[0], this.prepared);
-    return this.tracer ? new TracedSqlConnection(connection, this.tracer, this.dialect.name) : connection;
-  }
-
-  /**
    * The chunk's articles with their terms: those this stream has met already, and the others
    * read with one lookup. The terms kept are bounded: past KNOWN_TERMS_LIMIT they are dropped
    * and read again as needed.
@@ -788,22 +637,6 @@ export class TypeOrmArticleRepository implements ArticleRepository {
       return articleOf(row, termsOf('tag', ids.tag), termsOf('category', ids.category));
     });
   }
-}
-
-/** node-postgres's client, as far as the commit watch needs it. */
-interface PgClient {
-  on(event: 'notice', listener: (notice: { severity?: string; message?: string }) => void): unknown;
-  off(event: 'notice', listener: (notice: { severity?: string; message?: string }) => void): unknown;
-}
-
-/** Listens, for one call, for the warning that a commit's synchronous-standby wait was cancelled. */
-function watchSyncCommit(client: PgClient): { cancelled(): boolean; stop(): void } {
-  let seen = false;
-  const listener = (notice: { severity?: string; message?: string }) => {
-    if (isSyncCommitCancelled(notice)) seen = true;
-  };
-  client.on('notice', listener);
-  return { cancelled: () => seen, stop: () => client.off('notice', listener) };
 }
 
 /** A key's stored answer: the article's JSON without its id (stored beside it), timestamps in epoch ms. */
