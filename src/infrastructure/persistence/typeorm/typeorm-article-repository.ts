@@ -14,38 +14,26 @@ import {
   type VisibleArticlesFilter,
   type VisibleArticlesPage,
 } from '../../../application';
-import {
-  type Article,
-  ArticleChangedError,
-  DomainError,
-  StorageUnavailableError,
-  searchableTextOf,
-  type Term,
-  type TermKind,
-} from '../../../domain';
+import { type Article, DomainError, StorageUnavailableError, type Term, type TermKind } from '../../../domain';
 import {
   type ArticleRow,
   articleOf,
   articleWithTermsOf,
   attachLinks,
-  createdArticle,
-  hasReferences,
-  type InsertedRow,
   type LinkRow,
-  NO_TERMS,
   type StreamRow,
   type TermRow,
-  termIdsJson,
   termOf,
 } from './article-repository/article-rows';
+import { ArticleWrites } from './article-repository/article-writes';
+import { KeyedCreates } from './article-repository/keyed-creates';
 import { postgresSessions } from './article-repository/postgres-sessions';
 import { REPLICA_READ_DEADLINE_MS, ReplicaRouting } from './article-repository/replica-routing';
-import { PRIMARY_READ, SqlSessions, WRITE } from './article-repository/sql-sessions';
+import { PRIMARY_READ, SqlSessions } from './article-repository/sql-sessions';
 import { sqliteSessions } from './article-repository/sqlite-sessions';
-import { findTerms, findTermsValues, NO_NAMES, resolveTerms } from './article-repository/term-resolution';
-import { inTransaction, runInOrder } from './article-repository/transaction';
+import { findTerms, findTermsValues, NO_NAMES } from './article-repository/term-resolution';
 import { type ArticleStatements, articleStatements, type SqlStatement, TERM_KINDS } from './article-statements';
-import { type IdempotencyStatements, idempotencyStatements } from './idempotency-statements';
+import { idempotencyStatements } from './idempotency-statements';
 import { POSTGRES_LIMITS } from './postgres-limits';
 import { type PrimaryBreaker } from './primary-breaker';
 import { type ReplicaReads } from './replica-reads';
@@ -99,17 +87,6 @@ const KEY_STATEMENTS = {
   sqlite: idempotencyStatements(SQLITE_DIALECT),
 };
 
-/** A keyed create's statement row: what happened, and the key's record when it was not created. */
-interface ClaimRow {
-  outcome?: 'created' | 'stored' | 'in-progress';
-  articleId: number;
-  fingerprint: string;
-  answer: string;
-}
-
-/** SQLite: the claim of a key found a live record, inside a transaction that must roll back. */
-class KeyClaimedElsewhere extends Error {}
-
 /**
  * Articles with their tags and categories on PostgreSQL or SQLite: one algorithm over a dialect
  * (sql-dialect.ts) that holds only what differs. Every connection comes from TypeORM's query
@@ -120,7 +97,8 @@ class KeyClaimedElsewhere extends Error {}
 export class TypeOrmArticleRepository implements ArticleRepository {
   private readonly dialect: SqlDialect;
   private readonly sql: ArticleStatements;
-  private readonly keys: IdempotencyStatements;
+  private readonly writes: ArticleWrites;
+  private readonly keyedCreates: KeyedCreates;
   private readonly prepared: boolean;
   private readonly replicaReads: ReplicaReads | null;
   private readonly sessions: SqlSessions;
@@ -146,7 +124,6 @@ export class TypeOrmArticleRepository implements ArticleRepository {
     const postgres = dataSource.options.type === 'postgres';
     this.dialect = postgres ? POSTGRES_DIALECT : SQLITE_DIALECT;
     this.sql = STATEMENTS[this.dialect.name];
-    this.keys = KEY_STATEMENTS[this.dialect.name];
     this.prepared = options.preparedStatements ?? true;
     this.replicaReads = postgres && dataSource.options.replication ? (options.replicaReads ?? null) : null;
     this.sqliteLock = !postgres;
@@ -158,6 +135,12 @@ export class TypeOrmArticleRepository implements ArticleRepository {
       options.tracer ?? null,
     );
     this.routing = new ReplicaRouting(this.sessions, this.replicaReads);
+    this.writes = new ArticleWrites(this.sessions, this.sql, this.dialect);
+    this.keyedCreates = new KeyedCreates(this.sessions, {
+      sql: this.sql,
+      keyStatements: KEY_STATEMENTS[this.dialect.name],
+      dialect: this.dialect,
+    });
     const poolSize = (dataSource.options as { extra?: { max?: number } }).extra?.max ?? POSTGRES_LIMITS.poolSize;
     this.streamSlots = postgres
       ? withTimeout(
@@ -168,94 +151,23 @@ export class TypeOrmArticleRepository implements ArticleRepository {
   }
 
   create(article: NewArticle): Promise<Article> {
-    return this.sessions.run(WRITE, async (connection) => {
-      const values = this.articleValues(article);
-      if (!hasReferences(article)) {
-        // One statement: atomic without a transaction.
-        const [row] = await connection.query<InsertedRow>(this.sql.insertArticle, values);
-        return createdArticle((row as InsertedRow).id, article, NO_TERMS);
-      }
-      return inTransaction(connection, this.sql, async () => {
-        const terms = await resolveTerms(connection, this.sql, { tag: article.tags, category: article.categories });
-        const [row] = await connection.query<InsertedRow>(this.sql.insertArticle, values);
-        const id = (row as InsertedRow).id;
-        await runInOrder(connection, this.sql.insertLinks, [id, termIdsJson(terms.tag), termIdsJson(terms.category)]);
-        return createdArticle(id, article, terms);
-      });
-    });
+    return this.writes.create(article);
   }
 
   createWithKey(article: NewArticle, claim: IdempotencyClaim): Promise<KeyedCreateOutcome> {
-    return this.sessions.run(WRITE, (connection) =>
-      this.dialect.name === 'postgres'
-        ? this.claimThenCreate(connection, article, claim)
-        : this.createThenClaim(connection, article, claim),
-    );
+    return this.keyedCreates.createWithKey(article, claim);
   }
 
-  async deleteExpiredKeys(upTo: Date, limit: number): Promise<number> {
-    const rows = await this.sessions.run(WRITE, (connection) =>
-      connection.query(this.keys.deleteExpired, [this.dialect.encodeTimestamp(upTo), limit]),
-    );
-    return rows.length;
+  deleteExpiredKeys(upTo: Date, limit: number): Promise<number> {
+    return this.keyedCreates.deleteExpiredKeys(upTo, limit);
   }
 
   update(id: number, changes: ArticleChanges, expected?: ExpectedVersions): Promise<Article | null> {
-    const { fields } = changes;
-    const folded = searchableTextOf(fields);
-    const values = [
-      id,
-      this.dialect.encodeBoolean(fields.title !== undefined),
-      fields.title ?? null,
-      fields.description ?? null,
-      fields.content ?? null,
-      fields.visible === undefined ? null : this.dialect.encodeBoolean(fields.visible),
-      this.dialect.encodeTimestamp(changes.updatedAt),
-      expected ? JSON.stringify(expected.versions) : null,
-      folded.title ?? null,
-      folded.description ?? null,
-      folded.content ?? null,
-    ];
-    return this.sessions.run(WRITE, async (connection) => {
-      if (!changes.tags && !changes.categories) {
-        // One statement writes and answers the article.
-        const [row] = await connection.query<ArticleRow>(this.sql.updateArticle, values);
-        return row ? articleWithTermsOf(row, this.dialect) : this.missingOrChanged(connection, id);
-      }
-      return inTransaction(connection, this.sql, async () => {
-        // The update comes first: it locks the article row, so racing updates of one article queue up.
-        const [row] = await connection.query<ArticleRow>(this.sql.updateArticle, values);
-        if (!row) return this.missingOrChanged(connection, id);
-        const terms = await resolveTerms(connection, this.sql, {
-          tag: changes.tags ?? [],
-          category: changes.categories ?? [],
-        });
-        await runInOrder(connection, this.sql.replaceLinks, [
-          id,
-          termIdsJson(terms.tag),
-          termIdsJson(terms.category),
-          this.dialect.encodeBoolean(changes.tags !== undefined),
-          this.dialect.encodeBoolean(changes.categories !== undefined),
-        ]);
-        // Read back in the transaction: the answer is the state this update wrote.
-        const [read] = await connection.query<ArticleRow>(this.sql.findArticle, [id]);
-        return articleWithTermsOf(read as ArticleRow, this.dialect);
-      });
-    });
+    return this.writes.update(id, changes, expected);
   }
 
   delete(id: number, expected?: ExpectedVersions): Promise<Article | null> {
-    return this.sessions.run(WRITE, (connection) =>
-      inTransaction(connection, this.sql, async () => {
-        const [locked] = await connection.query<{ version: number }>(this.sql.lockArticle, [id]);
-        if (!locked) return null;
-        if (expected && !expected.versions.includes(locked.version)) throw new ArticleChangedError(id);
-        const [row] = await connection.query<ArticleRow>(this.sql.findArticle, [id]);
-        // The links go with the article (ON DELETE CASCADE); its tags and categories stay.
-        await connection.query(this.sql.deleteArticle, [id]);
-        return articleWithTermsOf(row as ArticleRow, this.dialect);
-      }),
-    );
+    return this.writes.delete(id, expected);
   }
 
   async findById(id: number): Promise<Article | null> {
@@ -470,137 +382,9 @@ export class TypeOrmArticleRepository implements ArticleRepository {
     return this.routing.readValue((connection) => connection.query<Term>(this.sql.listTerms[kind], []));
   }
 
-  /** The values of insert_article, $1 to $8: the fields, the creation stamp, the folded copies. */
-  private articleValues(article: NewArticle): unknown[] {
-    const { fields, createdAt } = article;
-    const folded = searchableTextOf(fields);
-    return [
-      fields.title,
-      fields.description,
-      fields.content,
-      this.dialect.encodeBoolean(fields.visible),
-      this.dialect.encodeTimestamp(createdAt),
-      folded.title,
-      folded.description,
-      folded.content,
-    ];
-  }
-
-  /** The values of the keyed create statements (idempotency-statements.ts), $1 to $12. */
-  private keyedValues(article: NewArticle, claim: IdempotencyClaim, answer: Article): unknown[] {
-    return [
-      ...this.articleValues(article),
-      claim.key,
-      claim.fingerprint,
-      this.dialect.encodeTimestamp(claim.expiredUpTo),
-      answerJson(answer),
-    ];
-  }
-
-  /**
-   * PostgreSQL: the claim and the article are one statement (the key's advisory lock tells a
-   * create in progress); with references, that statement opens the transaction that resolves
-   * them, links them and stores the answer. A key already answered writes nothing.
-   */
-  private async claimThenCreate(
-    connection: SqlConnection,
-    article: NewArticle,
-    claim: IdempotencyClaim,
-  ): Promise<KeyedCreateOutcome> {
-    // Until the terms are resolved, the answer stored is the article without them.
-    const values = this.keyedValues(article, claim, createdArticle(0, article, NO_TERMS));
-    const claimAndInsert = async () => {
-      const [row] = await connection.query<ClaimRow>(this.keys.claimAndInsertArticle, values);
-      return row;
-    };
-    if (!hasReferences(article)) {
-      const row = await claimAndInsert();
-      if (row?.outcome === 'created')
-        return { outcome: 'created', article: createdArticle(row.articleId, article, NO_TERMS) };
-      return this.notClaimed(connection, claim, row);
-    }
-    return inTransaction(connection, this.sql, async () => {
-      const row = await claimAndInsert();
-      // Nothing was written: the empty transaction commits.
-      if (row?.outcome !== 'created') return this.notClaimed(connection, claim, row);
-      const terms = await resolveTerms(connection, this.sql, { tag: article.tags, category: article.categories });
-      await runInOrder(connection, this.sql.insertLinks, [
-        row.articleId,
-        termIdsJson(terms.tag),
-        termIdsJson(terms.category),
-      ]);
-      const created = createdArticle(row.articleId, article, terms);
-      await connection.query(this.keys.storeAnswer, [claim.key, answerJson(created)]);
-      return { outcome: 'created', article: created };
-    });
-  }
-
-  /**
-   * SQLite: the transaction holds the database's write lock from BEGIN IMMEDIATE, so no other
-   * create runs beside it. A live record answers at once; else the article is created and the
-   * key claimed (the primary key arbitrates) before the commit.
-   */
-  private async createThenClaim(
-    connection: SqlConnection,
-    article: NewArticle,
-    claim: IdempotencyClaim,
-  ): Promise<KeyedCreateOutcome> {
-    try {
-      return await inTransaction(connection, this.sql, async () => {
-        const stored = await this.findLiveKey(connection, claim);
-        if (stored) return stored;
-        const terms = hasReferences(article)
-          ? await resolveTerms(connection, this.sql, { tag: article.tags, category: article.categories })
-          : NO_TERMS;
-        const [row] = await connection.query<InsertedRow>(this.sql.insertArticle, this.articleValues(article));
-        const id = (row as InsertedRow).id;
-        if (hasReferences(article)) {
-          await runInOrder(connection, this.sql.insertLinks, [id, termIdsJson(terms.tag), termIdsJson(terms.category)]);
-        }
-        const created = createdArticle(id, article, terms);
-        const [claimed] = await connection.query(this.keys.claimKey, [
-          ...this.keyedValues(article, claim, created),
-          id,
-        ]);
-        if (!claimed) throw new KeyClaimedElsewhere();
-        return { outcome: 'created', article: created };
-      });
-    } catch (error) {
-      // Rolled back: the article goes with the claim that failed.
-      if (error instanceof KeyClaimedElsewhere) return { outcome: 'in-progress' };
-      throw error;
-    }
-  }
-
-  /** The claim created nothing: the key's record, or, in a race the statement lost, the record read again. */
-  private async notClaimed(
-    connection: SqlConnection,
-    claim: IdempotencyClaim,
-    row: ClaimRow | undefined,
-  ): Promise<KeyedCreateOutcome> {
-    if (row?.outcome === 'stored') return storedOutcome(row);
-    if (row?.outcome === 'in-progress') return { outcome: 'in-progress' };
-    return (await this.findLiveKey(connection, claim)) ?? { outcome: 'in-progress' };
-  }
-
-  private async findLiveKey(connection: SqlConnection, claim: IdempotencyClaim): Promise<KeyedCreateOutcome | null> {
-    const [row] = await connection.query<ClaimRow>(this.keys.findLiveKey, [
-      claim.key,
-      this.dialect.encodeTimestamp(claim.expiredUpTo),
-    ]);
-    return row ? storedOutcome(row) : null;
-  }
-
   private async findOn(connection: SqlConnection, id: number): Promise<Article | null> {
     const [row] = await connection.query<ArticleRow>(this.sql.findArticle, [id]);
     return row ? articleWithTermsOf(row, this.dialect) : null;
-  }
-
-  /** After a write that matched no row: null when the article does not exist, else it changed. */
-  private async missingOrChanged(connection: SqlConnection, id: number): Promise<null> {
-    const [existing] = await connection.query(this.sql.lockArticle, [id]);
-    if (existing) throw new ArticleChangedError(id);
-    return null;
   }
 
   /**
@@ -637,26 +421,4 @@ export class TypeOrmArticleRepository implements ArticleRepository {
       return articleOf(row, termsOf('tag', ids.tag), termsOf('category', ids.category));
     });
   }
-}
-
-/** A key's stored answer: the article's JSON without its id (stored beside it), timestamps in epoch ms. */
-function answerJson({ id: _id, ...article }: Article): string {
-  return JSON.stringify({ ...article, createdAt: article.createdAt.getTime(), updatedAt: article.updatedAt.getTime() });
-}
-
-function storedOutcome(row: ClaimRow): KeyedCreateOutcome {
-  const answer = JSON.parse(row.answer) as Omit<Article, 'id' | 'createdAt' | 'updatedAt'> & {
-    createdAt: number;
-    updatedAt: number;
-  };
-  return {
-    outcome: 'stored',
-    fingerprint: row.fingerprint,
-    article: {
-      ...answer,
-      id: row.articleId,
-      createdAt: new Date(answer.createdAt),
-      updatedAt: new Date(answer.updatedAt),
-    },
-  };
 }
