@@ -7,15 +7,15 @@ import { checkPostgresConnectionBudget } from '../infrastructure/config/connecti
 import type { Logger } from '../infrastructure/logging/logger';
 import { DataSourceConnector } from '../infrastructure/persistence/data-source-connector';
 import { InMemoryArticleRepository } from '../infrastructure/persistence/memory/in-memory-article-repository';
+import {
+  TypeOrmArticleRepository,
+  type TypeOrmArticleRepositoryOptions,
+} from '../infrastructure/persistence/typeorm/article-repository/typeorm-article-repository';
 import { openDataSource } from '../infrastructure/persistence/typeorm/data-source';
 import { POSTGRES_LIMITS } from '../infrastructure/persistence/typeorm/postgres-limits';
 import { PrimaryBreaker } from '../infrastructure/persistence/typeorm/primary-breaker';
 import { probePrimary } from '../infrastructure/persistence/typeorm/primary-probe';
 import { ReplicaReads } from '../infrastructure/persistence/typeorm/replica-reads';
-import {
-  TypeOrmArticleRepository,
-  type TypeOrmArticleRepositoryOptions,
-} from '../infrastructure/persistence/typeorm/typeorm-article-repository';
 import { TypeOrmStorageProbe } from '../infrastructure/persistence/typeorm/typeorm-storage-probe';
 import { type StorageLifecycle, TOKENS } from './tokens';
 

@@ -4,9 +4,9 @@ import { buildContainer, closeContainer } from '../../src/composition/container'
 import { createApp } from '../../src/composition/create-app';
 import { StorageUnavailableError } from '../../src/domain';
 import { loadConfig } from '../../src/infrastructure/config/config';
+import { TypeOrmArticleRepository } from '../../src/infrastructure/persistence/typeorm/article-repository/typeorm-article-repository';
 import { dataSourceOptions, openDataSource } from '../../src/infrastructure/persistence/typeorm/data-source';
 import { ReplicaReads } from '../../src/infrastructure/persistence/typeorm/replica-reads';
-import { TypeOrmArticleRepository } from '../../src/infrastructure/persistence/typeorm/typeorm-article-repository';
 import { aNewArticle } from '../support/builders';
 import { PostgresStatementCounter } from '../support/postgres-statement-counter';
 import { createPostgresDatabase, type TestDatabase } from '../support/test-databases';
