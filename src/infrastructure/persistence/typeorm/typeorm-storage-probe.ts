@@ -1,6 +1,8 @@
 import type { DataSource, ReplicationMode } from 'typeorm';
 import type { StorageProbe } from '../../../application';
+import { readsFromReplicas } from './data-source';
 import type { PrimaryBreaker } from './primary-breaker';
+import { sqlDialectOf } from './sql-dialect';
 import { withinDeadline } from './storage-deadline';
 
 /** How long concurrent checks share one question to the primary; past it the next check asks anew. */
@@ -26,8 +28,7 @@ export class TypeOrmStorageProbe implements StorageProbe {
 
   async pingReads(): Promise<void> {
     this.requireConnected();
-    const { options } = this.dataSource;
-    if (options.type === 'postgres' && options.replication) {
+    if (readsFromReplicas(this.dataSource.options)) {
       try {
         await this.query('slave', 'SELECT 1');
         return;
@@ -62,10 +63,7 @@ export class TypeOrmStorageProbe implements StorageProbe {
   /** The primary's transaction_read_only ('on' or 'off'; undefined on SQLite, which answers SELECT 1). */
   private askPrimary(): Promise<string | undefined> {
     if (!this.question) {
-      const sql =
-        this.dataSource.options.type === 'postgres'
-          ? `SELECT current_setting('transaction_read_only') AS ro`
-          : 'SELECT 1 AS ro';
+      const sql = sqlDialectOf(this.dataSource.options).readOnlyCheck;
       const asked = withinDeadline(this.query('master', sql), PRIMARY_QUESTION_MS).then((rows) => {
         const ro = (rows[0] as { ro?: unknown } | undefined)?.ro;
         return typeof ro === 'string' ? ro : undefined;

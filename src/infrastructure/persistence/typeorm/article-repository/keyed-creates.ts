@@ -17,7 +17,7 @@ export class KeyedCreates {
 
   createWithKey(article: NewArticle, claim: IdempotencyClaim): Promise<KeyedCreateOutcome> {
     return this.sessions.run(WRITE, (connection) =>
-      this.context.dialect.name === 'postgres'
+      this.context.dialect.claimsKeyInOneStatement
         ? claimThenCreate(this.context, connection, article, claim)
         : createThenClaim(this.context, connection, article, claim),
     );

@@ -86,7 +86,7 @@ export class SqlSessions {
   }
 
   private traced(connection: SqlConnection): SqlConnection {
-    return this.tracer ? new TracedSqlConnection(connection, this.tracer, this.dialect.name) : connection;
+    return this.tracer ? new TracedSqlConnection(connection, this.tracer, this.dialect) : connection;
   }
 }
 

@@ -14,10 +14,11 @@ import type {
 } from '../../../../application';
 import type { Article, Term, TermKind } from '../../../../domain';
 import { articleStatements } from '../article-statements';
+import { readsFromReplicas } from '../data-source';
 import { idempotencyStatements } from '../idempotency-statements';
 import type { PrimaryBreaker } from '../primary-breaker';
 import type { ReplicaReads } from '../replica-reads';
-import { POSTGRES_DIALECT, SQLITE_DIALECT } from '../sql-dialect';
+import { sqlDialectOf } from '../sql-dialect';
 import { ArticleReads } from './article-reads';
 import { ArticleWrites } from './article-writes';
 import { CursorStream } from './cursor-stream';
@@ -65,16 +66,15 @@ export class TypeOrmArticleRepository implements ArticleRepository {
   private readonly stream: VisibleStream;
 
   constructor(dataSource: DataSource, options: TypeOrmArticleRepositoryOptions = {}) {
-    const postgres = dataSource.options.type === 'postgres';
-    const dialect = postgres ? POSTGRES_DIALECT : SQLITE_DIALECT;
+    const dialect = sqlDialectOf(dataSource.options);
     const sql = articleStatements(dialect);
     const prepared = options.preparedStatements ?? true;
-    const replicaReads = postgres && dataSource.options.replication ? (options.replicaReads ?? null) : null;
+    const replicaReads = readsFromReplicas(dataSource.options) ? (options.replicaReads ?? null) : null;
     const sessions = new SqlSessions(
       dataSource,
-      postgres ? postgresSessions(prepared) : sqliteSessions(),
+      dialect.serialisesWritersInProcess ? sqliteSessions() : postgresSessions(prepared),
       dialect,
-      postgres ? (options.primaryBreaker ?? null) : null,
+      dialect.failsOver ? (options.primaryBreaker ?? null) : null,
       options.tracer ?? null,
     );
     const routing = new ReplicaRouting(sessions, replicaReads);
@@ -84,16 +84,16 @@ export class TypeOrmArticleRepository implements ArticleRepository {
     this.writes = new ArticleWrites(sessions, sql, dialect);
     this.keyedCreates = new KeyedCreates(sessions, { sql, keyStatements: idempotencyStatements(dialect), dialect });
     this.reads = new ArticleReads(sessions, routing, sql, dialect, versionPrefix);
-    const strategy = postgres
-      ? new CursorStream(dataSource, sql, dialect, {
+    const strategy = dialect.serialisesWritersInProcess
+      ? new ReaderStream((dataSource.options as { database: string }).database, sessions, sql, dialect, () =>
+          this.reads.visibleVersion(),
+        )
+      : new CursorStream(dataSource, sql, dialect, {
           prepared,
           replicaReads,
           streamSlotWaitMs: options.streamSlotWaitMs,
           versionPrefix,
-        })
-      : new ReaderStream((dataSource.options as { database: string }).database, sessions, sql, dialect, () =>
-          this.reads.visibleVersion(),
-        );
+        });
     this.stream = new VisibleStream(() => dataSource.isInitialized, strategy, sql, dialect);
   }
 
