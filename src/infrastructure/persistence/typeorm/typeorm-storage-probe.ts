@@ -1,7 +1,7 @@
 import type { DataSource, ReplicationMode } from 'typeorm';
 import type { StorageProbe } from '../../../application';
 import { readsFromReplicas } from './data-source';
-import type { PrimaryBreaker } from './primary-breaker';
+import type { PrimaryWriteGate } from './primary-write-gate';
 import { sqlDialectOf } from './sql-dialect';
 import { withinDeadline } from './storage-deadline';
 
@@ -23,7 +23,7 @@ export class TypeOrmStorageProbe implements StorageProbe {
 
   constructor(
     private readonly dataSource: DataSource,
-    private readonly breaker: PrimaryBreaker | null = null,
+    private readonly writeGate: PrimaryWriteGate | null = null,
   ) {}
 
   async pingReads(): Promise<void> {
@@ -40,8 +40,8 @@ export class TypeOrmStorageProbe implements StorageProbe {
   }
 
   /**
-   * Asks the primary itself, even while its breaker is open: a writable answer closes the
-   * breaker, anything else makes it probe (the probe also drops pooled connections to a node
+   * Asks the primary itself, even while its write gate refuses writes: a writable answer lets
+   * them through again, anything else makes the gate probe (the probe also drops pooled connections to a node
    * that is read-only now).
    */
   async pingWrites(): Promise<void> {
@@ -49,10 +49,10 @@ export class TypeOrmStorageProbe implements StorageProbe {
     try {
       if ((await this.askPrimary()) === 'on') throw new Error('the primary is read-only');
     } catch (error) {
-      this.breaker?.suspect();
+      this.writeGate?.suspect();
       throw error;
     }
-    this.breaker?.recovered();
+    this.writeGate?.recovered();
   }
 
   private requireConnected(): void {

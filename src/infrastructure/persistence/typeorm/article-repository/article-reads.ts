@@ -20,11 +20,11 @@ export class ArticleReads {
   ) {}
 
   async findById(id: number): Promise<Article | null> {
-    const { value, node } = await this.routing.read((connection) => this.findOn(connection, id));
+    const { value, node } = await this.routing.readWithNode((connection) => this.findOn(connection, id));
     // Read-your-writes: an article just created may not have reached the replica yet.
     // A primary that cannot be asked makes this a 503, never a wrong null.
     if (value === null && node === 'replica')
-      return this.sessions.run(PRIMARY_READ, (connection) => this.findOn(connection, id));
+      return this.sessions.inSession(PRIMARY_READ, (connection) => this.findOn(connection, id));
     return value;
   }
 
@@ -37,7 +37,7 @@ export class ArticleReads {
         page.limit,
         ...filterValues(this.dialect, page, statementShape, after + PROBE_IDS),
       ]);
-    return this.routing.readValue(async (connection) => {
+    return this.routing.read(async (connection) => {
       let rows: ArticleRow[] | null = null;
       if (shape.search === 'indexed' && this.dialect.probesBeforeSearchIndex) {
         // A full page within the next ids holds the first matches: nothing after them comes first.
@@ -53,14 +53,14 @@ export class ArticleReads {
   }
 
   visibleVersion(): Promise<ListVersion> {
-    return this.routing.readValue(async (connection) => {
+    return this.routing.read(async (connection) => {
       const [row] = await connection.query<VersionRow>(this.sql.dataVersion, []);
       return this.versionPrefix + (row as VersionRow).version;
     });
   }
 
   listTerms(kind: TermKind): Promise<Term[]> {
-    return this.routing.readValue((connection) => connection.query<Term>(this.sql.listTerms[kind], []));
+    return this.routing.read((connection) => connection.query<Term>(this.sql.listTerms[kind], []));
   }
 
   private async findOn(connection: SqlConnection, id: number): Promise<Article | null> {

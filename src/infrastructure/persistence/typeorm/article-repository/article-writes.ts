@@ -29,7 +29,7 @@ export class ArticleWrites {
   ) {}
 
   create(article: NewArticle): Promise<Article> {
-    return this.sessions.run(WRITE, async (connection) => {
+    return this.sessions.inSession(WRITE, async (connection) => {
       const values = insertArticleValues(article, this.dialect);
       if (!hasReferences(article)) {
         // One statement: atomic without a transaction.
@@ -47,7 +47,7 @@ export class ArticleWrites {
 
   update(id: number, changes: ArticleChanges, expected?: ExpectedVersions): Promise<Article | null> {
     const values = this.updateValues(id, changes, expected);
-    return this.sessions.run(WRITE, async (connection) => {
+    return this.sessions.inSession(WRITE, async (connection) => {
       if (!changes.tags && !changes.categories) {
         // One statement writes and answers the article.
         const [row] = await connection.query<ArticleRow>(this.sql.updateArticle, values);
@@ -76,7 +76,7 @@ export class ArticleWrites {
   }
 
   delete(id: number, expected?: ExpectedVersions): Promise<Article | null> {
-    return this.sessions.run(WRITE, (connection) =>
+    return this.sessions.inSession(WRITE, (connection) =>
       inTransaction(connection, this.sql, async () => {
         const [locked] = await connection.query<{ version: number }>(this.sql.lockArticle, [id]);
         if (!locked) return null;

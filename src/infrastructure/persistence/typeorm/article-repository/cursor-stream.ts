@@ -4,7 +4,7 @@ import { type ListVersion, STREAM_CHUNK_SIZE } from '../../../../application';
 import { type Article, StorageUnavailableError } from '../../../../domain';
 import type { ArticleStatements, SqlStatement } from '../article-statements';
 import { POSTGRES_LIMITS } from '../postgres-limits';
-import type { ReplicaReads } from '../replica-reads';
+import type { ReplicaReadPolicy } from '../replica-read-policy';
 import type { SqlDialect } from '../sql-dialect';
 import { translateStorageError } from '../storage-errors';
 import type { VersionRow } from './article-reads';
@@ -27,7 +27,7 @@ export const STREAM_SLOT_WAIT_MS = 10_000;
 
 export interface CursorStreamOptions {
   prepared: boolean;
-  replicaReads: ReplicaReads | null;
+  replicaReadPolicy: ReplicaReadPolicy | null;
   streamSlotWaitMs?: number;
   /** Starts every version answered (see TypeOrmArticleRepository). */
   versionPrefix: string;
@@ -68,7 +68,7 @@ export class CursorStream implements StreamStrategy {
    * and the list is read on the primary instead.
    */
   async *stream(select: SqlStatement, values: unknown[], known: KnownTerms): AsyncGenerator<Article[], ListVersion> {
-    const replicas = this.options.replicaReads;
+    const replicas = this.options.replicaReadPolicy;
     if (replicas?.useReplica()) {
       let started = false;
       const onFirstChunk = () => {

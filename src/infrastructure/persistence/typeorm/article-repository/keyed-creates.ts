@@ -16,7 +16,7 @@ export class KeyedCreates {
   ) {}
 
   createWithKey(article: NewArticle, claim: IdempotencyClaim): Promise<KeyedCreateOutcome> {
-    return this.sessions.run(WRITE, (connection) =>
+    return this.sessions.inSession(WRITE, (connection) =>
       this.context.dialect.claimsKeyInOneStatement
         ? claimThenCreate(this.context, connection, article, claim)
         : createThenClaim(this.context, connection, article, claim),
@@ -25,7 +25,7 @@ export class KeyedCreates {
 
   async deleteExpiredKeys(upTo: Date, limit: number): Promise<number> {
     const { keyStatements, dialect } = this.context;
-    const rows = await this.sessions.run(WRITE, (connection) =>
+    const rows = await this.sessions.inSession(WRITE, (connection) =>
       connection.query(keyStatements.deleteExpired, [dialect.encodeTimestamp(upTo), limit]),
     );
     return rows.length;

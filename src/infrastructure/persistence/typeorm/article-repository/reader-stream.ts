@@ -29,7 +29,7 @@ export class ReaderStream implements StreamStrategy {
     const version = await this.visibleVersion();
     for await (const rows of this.chunks(select, values)) {
       yield await articlesWithKnownTerms(rows, known, this.dialect, (ids) =>
-        this.sessions.run(PRIMARY_READ, (connection) => findTerms(connection, this.sql, ids, NO_NAMES)),
+        this.sessions.inSession(PRIMARY_READ, (connection) => findTerms(connection, this.sql, ids, NO_NAMES)),
       );
     }
     return version;
@@ -43,7 +43,9 @@ export class ReaderStream implements StreamStrategy {
    */
   private async *chunks(select: SqlStatement, values: unknown[]): AsyncGenerator<StreamRow[]> {
     if (this.file === ':memory:') {
-      const rows = await this.sessions.run(PRIMARY_READ, (connection) => connection.query<StreamRow>(select, values));
+      const rows = await this.sessions.inSession(PRIMARY_READ, (connection) =>
+        connection.query<StreamRow>(select, values),
+      );
       for (let start = 0; start < rows.length; start += STREAM_CHUNK_SIZE) {
         yield rows.slice(start, start + STREAM_CHUNK_SIZE);
       }

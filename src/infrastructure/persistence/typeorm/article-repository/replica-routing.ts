@@ -1,6 +1,6 @@
 import { StorageUnavailableError } from '../../../../domain';
 import { POSTGRES_LIMITS } from '../postgres-limits';
-import { REPLICA_LAG_STATEMENT, type ReadNode, type ReplicaReads } from '../replica-reads';
+import { REPLICA_LAG_STATEMENT, type ReadNode, type ReplicaReadPolicy } from '../replica-read-policy';
 import type { SqlConnection } from '../sql-connection';
 import { PRIMARY_READ, REPLICA_READ, type SqlSessions } from './sql-sessions';
 
@@ -29,11 +29,11 @@ export interface RoutedRead<T> {
 export class ReplicaRouting {
   constructor(
     private readonly sessions: SqlSessions,
-    private readonly replicas: ReplicaReads | null,
+    private readonly replicas: ReplicaReadPolicy | null,
   ) {}
 
-  async readValue<T>(work: (connection: SqlConnection) => Promise<T>): Promise<T> {
-    return (await this.read(work)).value;
+  async read<T>(work: (connection: SqlConnection) => Promise<T>): Promise<T> {
+    return (await this.readWithNode(work)).value;
   }
 
   /**
@@ -42,7 +42,7 @@ export class ReplicaRouting {
    * the replicas skipped after one failed read (a session shut as its node left the replica
    * set) are often the only nodes that can answer.
    */
-  async read<T>(work: (connection: SqlConnection) => Promise<T>): Promise<RoutedRead<T>> {
+  async readWithNode<T>(work: (connection: SqlConnection) => Promise<T>): Promise<RoutedRead<T>> {
     const replicas = this.replicas;
     const began = performance.now();
     if (replicas?.useReplica()) {
@@ -50,7 +50,7 @@ export class ReplicaRouting {
       if (served) return served;
     }
     try {
-      const value = await this.sessions.run(PRIMARY_READ, work);
+      const value = await this.sessions.inSession(PRIMARY_READ, work);
       replicas?.served('primary');
       return { value, node: 'primary' };
     } catch (error) {
@@ -64,11 +64,11 @@ export class ReplicaRouting {
 
   /** The read on a replica; null when it failed or lagged too far (then replicas are skipped a while). */
   private async readOnReplica<T>(
-    replicas: ReplicaReads,
+    replicas: ReplicaReadPolicy,
     work: (connection: SqlConnection) => Promise<T>,
   ): Promise<RoutedRead<T> | null> {
     try {
-      const value = await this.sessions.run(
+      const value = await this.sessions.inSession(
         REPLICA_READ,
         async (connection) => {
           if (replicas.lagIsDue()) {

@@ -2,7 +2,7 @@ import type { Tracer } from '@opentelemetry/api';
 import type { DataSource, QueryRunner, ReplicationMode } from 'typeorm';
 import { DomainError, StorageUnavailableError } from '../../../../domain';
 import { POSTGRES_LIMITS } from '../postgres-limits';
-import { type PrimaryBreaker, primaryStateAfter } from '../primary-breaker';
+import { type PrimaryWriteGate, primaryStateAfter } from '../primary-write-gate';
 import type { SqlConnection } from '../sql-connection';
 import type { SqlDialect } from '../sql-dialect';
 import { translateStorageError } from '../storage-errors';
@@ -35,38 +35,39 @@ export interface SessionOpening {
  * Runs work on a connection of the primary ('master') or of a replica ('slave', the primary
  * when none is configured), through a TypeORM query runner released whatever happens. TypeORM's
  * runners listen for the connection's errors while it is checked out and give a broken one
- * back to the pool to be dropped. A write first asks the primary's breaker; every session on
- * the primary tells it when the primary may be gone.
+ * back to the pool to be dropped. A write first asks the primary's write gate; every session
+ * on the primary tells it when the primary may be gone.
  */
 export class SqlSessions {
   constructor(
     private readonly dataSource: DataSource,
     private readonly opening: SessionOpening,
     private readonly dialect: SqlDialect,
-    private readonly breaker: PrimaryBreaker | null,
+    private readonly writeGate: PrimaryWriteGate | null,
     private readonly tracer: Tracer | null,
   ) {}
 
-  async run<T>(
+  /** The work on one connection of `target`; `deadlineMs` bounds a pooled session (SQLite's need none). */
+  async inSession<T>(
     target: SessionTarget,
     work: (connection: SqlConnection) => Promise<T>,
     deadlineMs: number = POSTGRES_LIMITS.callDeadlineMs,
   ): Promise<T> {
     // After shutdown (or before the database was first reached) there is no connection: retry later.
     if (!this.dataSource.isInitialized) throw new StorageUnavailableError();
-    const breaker = target.mode === 'master' ? this.breaker : null;
-    if (target.mode === 'master' && target.use === 'write') breaker?.admitWrite();
+    const writeGate = target.mode === 'master' ? this.writeGate : null;
+    if (target.mode === 'master' && target.use === 'write') writeGate?.admitWrite();
     try {
       const result = await this.opening.schedule(
         () => this.onConnection(target.mode, work),
         deadlineMs,
-        () => breaker?.suspect(),
+        () => writeGate?.suspect(),
       );
-      breaker?.answered();
+      writeGate?.answered();
       return result;
     } catch (error) {
-      if (error instanceof NoConnection) breaker?.suspect();
-      else breaker?.failed(error);
+      if (error instanceof NoConnection) writeGate?.suspect();
+      else writeGate?.failed(error);
       throw translateStorageError(error);
     }
   }

@@ -16,8 +16,8 @@ import type { Article, Term, TermKind } from '../../../../domain';
 import { articleStatements } from '../article-statements';
 import { readsFromReplicas } from '../data-source';
 import { idempotencyStatements } from '../idempotency-statements';
-import type { PrimaryBreaker } from '../primary-breaker';
-import type { ReplicaReads } from '../replica-reads';
+import type { PrimaryWriteGate } from '../primary-write-gate';
+import type { ReplicaReadPolicy } from '../replica-read-policy';
 import { sqlDialectOf } from '../sql-dialect';
 import { ArticleReads } from './article-reads';
 import { ArticleWrites } from './article-writes';
@@ -42,12 +42,12 @@ export interface TypeOrmArticleRepositoryOptions {
    * PostgreSQL with TypeORM replication: reads go to the replicas while they answer and keep up;
    * without it every read goes to the primary.
    */
-  replicaReads?: ReplicaReads;
+  replicaReadPolicy?: ReplicaReadPolicy;
   /**
-   * PostgreSQL: the breaker in front of the primary; writes it refuses fail at once with
+   * PostgreSQL: the gate in front of the primary; writes it refuses fail at once with
    * StorageUnavailableError. Without it every write tries the primary.
    */
-  primaryBreaker?: PrimaryBreaker;
+  primaryWriteGate?: PrimaryWriteGate;
   /** When tracing is on: a span per statement (traced-sql-connection.ts). Unset: no wrapper at all. */
   tracer?: Tracer;
 }
@@ -69,15 +69,15 @@ export class TypeOrmArticleRepository implements ArticleRepository {
     const dialect = sqlDialectOf(dataSource.options);
     const sql = articleStatements(dialect);
     const prepared = options.preparedStatements ?? true;
-    const replicaReads = readsFromReplicas(dataSource.options) ? (options.replicaReads ?? null) : null;
+    const replicaReadPolicy = readsFromReplicas(dataSource.options) ? (options.replicaReadPolicy ?? null) : null;
     const sessions = new SqlSessions(
       dataSource,
       dialect.serialisesWritersInProcess ? sqliteSessions() : postgresSessions(prepared),
       dialect,
-      dialect.failsOver ? (options.primaryBreaker ?? null) : null,
+      dialect.failsOver ? (options.primaryWriteGate ?? null) : null,
       options.tracer ?? null,
     );
-    const routing = new ReplicaRouting(sessions, replicaReads);
+    const routing = new ReplicaRouting(sessions, replicaReadPolicy);
     // Starts every version answered. SQLite's counters are its one connection's, and a new
     // repository (a new connection) could count them again from the start.
     const versionPrefix = `${randomUUID()}/`;
@@ -90,7 +90,7 @@ export class TypeOrmArticleRepository implements ArticleRepository {
         )
       : new CursorStream(dataSource, sql, dialect, {
           prepared,
-          replicaReads,
+          replicaReadPolicy,
           streamSlotWaitMs: options.streamSlotWaitMs,
           versionPrefix,
         });
