@@ -4,7 +4,14 @@ import type { ArticleStatements } from '../article-statements';
 import type { SqlConnection } from '../sql-connection';
 import type { SqlDialect } from '../sql-dialect';
 import { type FilterShape, filterShapeOf, filterValues, PROBE_IDS } from '../visible-articles-filter';
-import { type ArticleRow, articleWithTermsOf, attachLinks, type LinkRow } from './article-rows';
+import {
+  type ArticleRow,
+  articleWithTermsOf,
+  attachLinks,
+  type LinkRow,
+  queryOne,
+  type VersionRow,
+} from './article-rows';
 import type { ReplicaRouting } from './replica-routing';
 import { PRIMARY_READ, type SqlSessions } from './sql-sessions';
 
@@ -54,8 +61,8 @@ export class ArticleReads {
 
   visibleVersion(): Promise<ListVersion> {
     return this.routing.read(async (connection) => {
-      const [row] = await connection.query<VersionRow>(this.sql.dataVersion, []);
-      return this.versionPrefix + (row as VersionRow).version;
+      const row = await queryOne<VersionRow>(connection, this.sql.dataVersion, []);
+      return this.versionPrefix + row.version;
     });
   }
 
@@ -67,9 +74,4 @@ export class ArticleReads {
     const [row] = await connection.query<ArticleRow>(this.sql.findArticle, [id]);
     return row ? articleWithTermsOf(row, this.dialect) : null;
   }
-}
-
-/** The row of data_version (a SELECT that always answers one row). */
-export interface VersionRow {
-  version: string;
 }

@@ -1,5 +1,7 @@
 import type { NewArticle } from '../../../../application';
 import { type Article, sortTermsByName, type Term, type TermKind } from '../../../../domain';
+import type { SqlStatement } from '../article-statements';
+import type { SqlConnection } from '../sql-connection';
 import type { SqlDialect } from '../sql-dialect';
 
 /** An article row as both dialects answer it: timestamps in epoch milliseconds. */
@@ -44,6 +46,25 @@ export interface TermRow extends Term {
 /** The row insert_article answers. */
 export interface InsertedRow {
   id: number;
+}
+
+/** The row of data_version. */
+export interface VersionRow {
+  version: string;
+}
+
+/**
+ * The one row of a statement that always answers one (INSERT … RETURNING, data_version, an
+ * article read in the transaction that holds its row); none is a defect, not a missing article.
+ */
+export async function queryOne<Row>(
+  connection: Pick<SqlConnection, 'query'>,
+  statement: SqlStatement,
+  values: readonly unknown[],
+): Promise<Row> {
+  const [row] = await connection.query<Row>(statement, values);
+  if (row === undefined) throw new Error(`${statement.name} answered no row`);
+  return row;
 }
 
 export const NO_TERMS: Record<TermKind, Term[]> = { tag: [], category: [] };

@@ -10,6 +10,7 @@ import {
   hasReferences,
   type InsertedRow,
   NO_TERMS,
+  queryOne,
   termIdsJson,
 } from './article-rows';
 import { type SqlSessions, WRITE } from './sql-sessions';
@@ -69,8 +70,8 @@ export class ArticleWrites {
           this.dialect.encodeBoolean(changes.categories !== undefined),
         ]);
         // Read back in the transaction: the answer is the state this update wrote.
-        const [read] = await connection.query<ArticleRow>(this.sql.findArticle, [id]);
-        return articleWithTermsOf(read as ArticleRow, this.dialect);
+        const read = await queryOne<ArticleRow>(connection, this.sql.findArticle, [id]);
+        return articleWithTermsOf(read, this.dialect);
       });
     });
   }
@@ -81,10 +82,10 @@ export class ArticleWrites {
         const [locked] = await connection.query<{ version: number }>(this.sql.lockArticle, [id]);
         if (!locked) return null;
         if (expected && !expected.versions.includes(locked.version)) throw new ArticleChangedError(id);
-        const [row] = await connection.query<ArticleRow>(this.sql.findArticle, [id]);
+        const row = await queryOne<ArticleRow>(connection, this.sql.findArticle, [id]);
         // The links go with the article (ON DELETE CASCADE); its tags and categories stay.
         await connection.query(this.sql.deleteArticle, [id]);
-        return articleWithTermsOf(row as ArticleRow, this.dialect);
+        return articleWithTermsOf(row, this.dialect);
       }),
     );
   }
@@ -116,14 +117,13 @@ export class ArticleWrites {
   }
 }
 
-/** Inserts the article; answers its new id (INSERT … RETURNING answers exactly one row). */
+/** Inserts the article; answers its new id. */
 export async function insertArticle(
   connection: SqlConnection,
   sql: ArticleStatements,
   values: unknown[],
 ): Promise<number> {
-  const [row] = await connection.query<InsertedRow>(sql.insertArticle, values);
-  return (row as InsertedRow).id;
+  return (await queryOne<InsertedRow>(connection, sql.insertArticle, values)).id;
 }
 
 /** The values of insert_article, $1 to $8: the fields, the creation stamp, the folded copies. */

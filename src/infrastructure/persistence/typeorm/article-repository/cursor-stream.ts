@@ -7,8 +7,7 @@ import { POSTGRES_LIMITS } from '../postgres-limits';
 import type { ReplicaReadPolicy } from '../replica-read-policy';
 import type { SqlDialect } from '../sql-dialect';
 import { translateStorageError } from '../storage-errors';
-import type { VersionRow } from './article-reads';
-import type { StreamRow, TermRow } from './article-rows';
+import { queryOne, type StreamRow, type TermRow, type VersionRow } from './article-rows';
 import { CursorSession } from './cursor-session';
 import { REPLICA_READ_DEADLINE_MS } from './replica-routing';
 import { articlesWithKnownTerms, type KnownTerms, type TermLookup } from './stream-terms';
@@ -108,7 +107,7 @@ export class CursorStream implements StreamStrategy {
     try {
       await session.open();
       await session.query(this.sql.beginSnapshot, []);
-      const [versionRow] = await session.query<VersionRow>(this.sql.dataVersion, []);
+      const versionRow = await queryOne<VersionRow>(session, this.sql.dataVersion, []);
       await session.query(this.sql.declareStream(select), values);
       const fetch = this.sql.fetchStream(STREAM_CHUNK_SIZE);
       let rows = await session.query<StreamRow>(fetch, []);
@@ -131,7 +130,7 @@ export class CursorStream implements StreamStrategy {
         rows = await nextRows;
         nextRows = null;
       }
-      return this.options.versionPrefix + (versionRow as VersionRow).version;
+      return this.options.versionPrefix + versionRow.version;
     } finally {
       // Also reached when the caller stops between two chunks; a FETCH sent ahead is let finish
       // (its rows are dropped).
