@@ -7,8 +7,6 @@ import type { DataSourceOptions } from 'typeorm';
  * are shared, and ask the flags, never which database they run on.
  */
 export interface SqlDialect {
-  /** For diagnostics only: algorithms ask the capability flags below. */
-  readonly name: 'postgres' | 'sqlite';
   /** OpenTelemetry's `db.system.name` (sqlite's is still in the incubating set). */
   readonly traceSystemName: 'postgresql' | 'sqlite';
   /**
@@ -98,7 +96,6 @@ export interface SqlDialect {
 
 /** PostgreSQL: names compare in "C" collation (the schema says so), timestamps are timestamptz(3). */
 export const POSTGRES_DIALECT: SqlDialect = {
-  name: 'postgres',
   traceSystemName: 'postgresql',
   serialisesWritersInProcess: false,
   failsOver: true,
@@ -142,7 +139,6 @@ export const POSTGRES_DIALECT: SqlDialect = {
  * upgrading a read lock. One connection: a transaction already serializes writers (no row lock).
  */
 export const SQLITE_DIALECT: SqlDialect = {
-  name: 'sqlite',
   traceSystemName: 'sqlite',
   serialisesWritersInProcess: true,
   failsOver: false,
