@@ -7,15 +7,15 @@ import { checkPostgresConnectionBudget } from '../infrastructure/config/connecti
 import type { Logger } from '../infrastructure/logging/logger';
 import { DataSourceConnector } from '../infrastructure/persistence/data-source-connector';
 import { InMemoryArticleRepository } from '../infrastructure/persistence/memory/in-memory-article-repository';
-import { openDataSource } from '../infrastructure/persistence/typeorm/data-source';
-import { POSTGRES_LIMITS } from '../infrastructure/persistence/typeorm/postgres-limits';
-import { PrimaryBreaker } from '../infrastructure/persistence/typeorm/primary-breaker';
-import { probePrimary } from '../infrastructure/persistence/typeorm/primary-probe';
-import { ReplicaReads } from '../infrastructure/persistence/typeorm/replica-reads';
 import {
   TypeOrmArticleRepository,
   type TypeOrmArticleRepositoryOptions,
-} from '../infrastructure/persistence/typeorm/typeorm-article-repository';
+} from '../infrastructure/persistence/typeorm/article-repository/typeorm-article-repository';
+import { openDataSource } from '../infrastructure/persistence/typeorm/data-source';
+import { POSTGRES_LIMITS } from '../infrastructure/persistence/typeorm/postgres-limits';
+import { probePrimary } from '../infrastructure/persistence/typeorm/primary-probe';
+import { PrimaryWriteGate } from '../infrastructure/persistence/typeorm/primary-write-gate';
+import { ReplicaReadPolicy } from '../infrastructure/persistence/typeorm/replica-read-policy';
 import { TypeOrmStorageProbe } from '../infrastructure/persistence/typeorm/typeorm-storage-probe';
 import { type StorageLifecycle, TOKENS } from './tokens';
 
@@ -91,7 +91,7 @@ async function postgresStorageModule(
   // later, it runs beside the traffic.
   await budgetChecked;
   const dataSource = connector.dataSource;
-  const primaryBreaker = new PrimaryBreaker({
+  const primaryWriteGate = new PrimaryWriteGate({
     probe: () =>
       probePrimary(dataSource, database.kind === 'postgres' ? (database.poolSize ?? POSTGRES_LIMITS.poolSize) : 1),
     onChange: (state) =>
@@ -99,15 +99,15 @@ async function postgresStorageModule(
         ? logger.info({ primary: state }, 'the primary takes writes again; writes go to it')
         : logger.warn({ primary: state }, 'the primary cannot take writes; writes answer 503 until a probe finds it'),
   });
-  const options = { ...repositoryOptions(database), primaryBreaker, tracer };
+  const options = { ...repositoryOptions(database), primaryWriteGate, tracer };
   return typeOrmModule(
     new TypeOrmArticleRepository(dataSource, options),
-    new TypeOrmStorageProbe(dataSource, primaryBreaker),
+    new TypeOrmStorageProbe(dataSource, primaryWriteGate),
     async () => {
-      primaryBreaker.stop();
+      primaryWriteGate.stop();
       await connector.close();
     },
-    [primaryBreaker.registry, ...(options.replicaReads ? [options.replicaReads.registry] : [])],
+    [primaryWriteGate.registry, ...(options.replicaReadPolicy ? [options.replicaReadPolicy.registry] : [])],
   );
 }
 
@@ -131,7 +131,7 @@ function repositoryOptions(database: Exclude<DatabaseConfig, { kind: 'memory' }>
   return {
     preparedStatements: database.preparedStatements ?? true,
     ...((database.readUrls ?? []).length > 0 && {
-      replicaReads: new ReplicaReads({ maxLagMs: database.replicaMaxLagMs ?? 1_000 }),
+      replicaReadPolicy: new ReplicaReadPolicy({ maxLagMs: database.replicaMaxLagMs ?? 1_000 }),
     }),
   };
 }

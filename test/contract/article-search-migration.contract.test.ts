@@ -1,12 +1,12 @@
 import { DataSource } from 'typeorm';
 import { foldForSearch } from '../../src/domain';
+import { TypeOrmArticleRepository } from '../../src/infrastructure/persistence/typeorm/article-repository/typeorm-article-repository';
 import {
   dataSourceOptions,
   openDataSource,
   type SqlDatabaseConfig,
 } from '../../src/infrastructure/persistence/typeorm/data-source';
 import { MIGRATIONS } from '../../src/infrastructure/persistence/typeorm/migrations';
-import { TypeOrmArticleRepository } from '../../src/infrastructure/persistence/typeorm/typeorm-article-repository';
 import { createPostgresDatabase, createSqliteFile } from '../support/test-databases';
 
 /** More than one backfill batch (1,000 articles), so the batches' seams are crossed. */

@@ -4,9 +4,9 @@ import { buildContainer, closeContainer } from '../../src/composition/container'
 import { createApp } from '../../src/composition/create-app';
 import { StorageUnavailableError } from '../../src/domain';
 import { loadConfig } from '../../src/infrastructure/config/config';
+import { TypeOrmArticleRepository } from '../../src/infrastructure/persistence/typeorm/article-repository/typeorm-article-repository';
 import { dataSourceOptions, openDataSource } from '../../src/infrastructure/persistence/typeorm/data-source';
-import { ReplicaReads } from '../../src/infrastructure/persistence/typeorm/replica-reads';
-import { TypeOrmArticleRepository } from '../../src/infrastructure/persistence/typeorm/typeorm-article-repository';
+import { ReplicaReadPolicy } from '../../src/infrastructure/persistence/typeorm/replica-read-policy';
 import { aNewArticle } from '../support/builders';
 import { createPostgresFixture, type PostgresFixture } from '../support/postgres-fixture';
 import { PostgresStatementCounter } from '../support/postgres-statement-counter';
@@ -39,7 +39,7 @@ describe('PostgreSQL reads on replicas', () => {
 
   async function repositoryWithReplica(
     replicaUrl: string,
-    replicaReads = new ReplicaReads({ maxLagMs: 1_000 }),
+    replicaReadPolicy = new ReplicaReadPolicy({ maxLagMs: 1_000 }),
     primaryUrl = primary.url,
   ) {
     const dataSource = new DataSource({
@@ -51,19 +51,19 @@ describe('PostgreSQL reads on replicas', () => {
     primary.closeAtTeardown(dataSource, async (opened) => {
       if (opened.isInitialized) await opened.destroy();
     });
-    return { repository: new TypeOrmArticleRepository(dataSource, { replicaReads }), replicaReads };
+    return { repository: new TypeOrmArticleRepository(dataSource, { replicaReadPolicy }), replicaReadPolicy };
   }
 
-  const served = async (replicaReads: ReplicaReads) =>
+  const served = async (replicaReadPolicy: ReplicaReadPolicy) =>
     Object.fromEntries(
-      ((await replicaReads.registry.getSingleMetric('db_reads_total')?.get())?.values ?? []).map((value) => [
+      ((await replicaReadPolicy.registry.getSingleMetric('db_reads_total')?.get())?.values ?? []).map((value) => [
         value.labels.node,
         value.value,
       ]),
     );
 
   it('sends reads to the replica and writes to the primary', async () => {
-    const { repository, replicaReads } = await repositoryWithReplica(proxy.urlThrough(primary.url));
+    const { repository, replicaReadPolicy } = await repositoryWithReplica(proxy.urlThrough(primary.url));
     const before = proxy.count;
     const created = await repository.create(aNewArticle().withTags('r').build());
     expect(proxy.count).toBe(before);
@@ -72,7 +72,7 @@ describe('PostgreSQL reads on replicas', () => {
     await expect(repository.listVisible({ limit: 10, tagName: 'r' })).resolves.toEqual([created]);
     await expect(repository.listTerms('tag')).resolves.toEqual(created.tags);
     expect(proxy.count).toBeGreaterThan(before);
-    expect(await served(replicaReads)).toEqual({ replica: 3 });
+    expect(await served(replicaReadPolicy)).toEqual({ replica: 3 });
   });
 
   it('reads an article just written from the primary when the replica does not have it yet', async () => {
@@ -86,20 +86,20 @@ describe('PostgreSQL reads on replicas', () => {
     const { hostname, port } = new URL(primary.url);
     const target = { host: hostname, port: Number(port) };
     let replica = await PostgresStatementCounter.start(target);
-    const replicaReads = new ReplicaReads({ maxLagMs: 1_000, recheckMs: 200 });
-    const { repository } = await repositoryWithReplica(replica.urlThrough(primary.url), replicaReads);
+    const replicaReadPolicy = new ReplicaReadPolicy({ maxLagMs: 1_000, recheckMs: 200 });
+    const { repository } = await repositoryWithReplica(replica.urlThrough(primary.url), replicaReadPolicy);
     const created = await repository.create(aNewArticle().build());
     await replica.stop();
 
     await expect(repository.findById(created.id)).resolves.toEqual(created);
     await expect(repository.listVisible({ limit: 10, afterId: created.id - 1 })).resolves.toEqual([created]);
-    expect(replicaReads.useReplica()).toBe(false);
-    expect(await served(replicaReads)).toEqual({ primary: 2 });
+    expect(replicaReadPolicy.useReplica()).toBe(false);
+    expect(await served(replicaReadPolicy)).toEqual({ primary: 2 });
 
     replica = await PostgresStatementCounter.start(target, replica.port);
     await new Promise((resolve) => setTimeout(resolve, 250));
     await expect(repository.findById(created.id)).resolves.toEqual(created);
-    expect(await served(replicaReads)).toEqual({ primary: 2, replica: 1 });
+    expect(await served(replicaReadPolicy)).toEqual({ primary: 2, replica: 1 });
     await replica.stop();
   });
 
@@ -107,19 +107,19 @@ describe('PostgreSQL reads on replicas', () => {
     const { hostname, port } = new URL(primary.url);
     const primaryProxy = await PostgresStatementCounter.start({ host: hostname, port: Number(port) });
     // Skipped for longer than the test: only the primary's failure sends the reads to the replica.
-    const replicaReads = new ReplicaReads({ maxLagMs: 1_000, recheckMs: 60_000 });
+    const replicaReadPolicy = new ReplicaReadPolicy({ maxLagMs: 1_000, recheckMs: 60_000 });
     const { repository } = await repositoryWithReplica(
       proxy.urlThrough(primary.url),
-      replicaReads,
+      replicaReadPolicy,
       primaryProxy.urlThrough(primary.url),
     );
     const created = await repository.create(aNewArticle().withTags('last-try').build());
-    replicaReads.failed();
+    replicaReadPolicy.failed();
     await primaryProxy.stop();
 
     await expect(repository.findById(created.id)).resolves.toEqual(created);
     await expect(repository.listVisible({ limit: 10, tagName: 'last-try' })).resolves.toEqual([created]);
-    expect(await served(replicaReads)).toEqual({ replica: 2 });
+    expect(await served(replicaReadPolicy)).toEqual({ replica: 2 });
     // A write has no such fallback: the replica cannot take it.
     await expect(repository.create(aNewArticle().build())).rejects.toBeInstanceOf(StorageUnavailableError);
   });

@@ -3,9 +3,9 @@ import { Client, type Pool } from 'pg';
 import type { DataSource } from 'typeorm';
 import { STREAM_CHUNK_SIZE } from '../../src/application';
 import { type Article, StorageUnavailableError } from '../../src/domain';
+import { TypeOrmArticleRepository } from '../../src/infrastructure/persistence/typeorm/article-repository/typeorm-article-repository';
 import { openDataSource } from '../../src/infrastructure/persistence/typeorm/data-source';
 import { POSTGRES_LIMITS } from '../../src/infrastructure/persistence/typeorm/postgres-limits';
-import { TypeOrmArticleRepository } from '../../src/infrastructure/persistence/typeorm/typeorm-article-repository';
 import { aNewArticle } from '../support/builders';
 import { createPostgresFixture, type PostgresFixture } from '../support/postgres-fixture';
 

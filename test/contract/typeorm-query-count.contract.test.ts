@@ -1,8 +1,8 @@
 import type { DataSourceOptions } from 'typeorm';
 import { DataSource } from 'typeorm';
 import type { ArticleRepository } from '../../src/application';
+import { TypeOrmArticleRepository } from '../../src/infrastructure/persistence/typeorm/article-repository/typeorm-article-repository';
 import { dataSourceOptions } from '../../src/infrastructure/persistence/typeorm/data-source';
-import { TypeOrmArticleRepository } from '../../src/infrastructure/persistence/typeorm/typeorm-article-repository';
 import { aNewArticle, someChanges } from '../support/builders';
 import { EMPTY_DATABASE_SQL } from '../support/empty-database';
 import { PostgresStatementCounter } from '../support/postgres-statement-counter';

@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
+import { TypeOrmArticleRepository } from '../../src/infrastructure/persistence/typeorm/article-repository/typeorm-article-repository';
 import type { SqlDatabaseConfig } from '../../src/infrastructure/persistence/typeorm/data-source';
 import { openDataSource } from '../../src/infrastructure/persistence/typeorm/data-source';
-import { TypeOrmArticleRepository } from '../../src/infrastructure/persistence/typeorm/typeorm-article-repository';
 import type { ContractSubject } from '../contract/article-repository';
 import { EMPTY_DATABASE_SQL } from './empty-database';
 

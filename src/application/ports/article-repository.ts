@@ -73,6 +73,9 @@ export type KeyedCreateOutcome =
   | { readonly outcome: 'stored'; readonly fingerprint: string; readonly article: Article }
   | { readonly outcome: 'in-progress' };
 
+/** Opaque; compared for equality only (ArticleRepository.visibleVersion). */
+export type ListVersion = string;
+
 /**
  * Storage of articles with their tags and categories. Every write is one atomic unit: when
  * a reference fails (UnknownReferenceError), nothing of that write is stored. Name references
@@ -81,9 +84,6 @@ export type KeyedCreateOutcome =
  * is created and grows by one with each update.
  * Storage failures surface as StorageUnavailableError when the storage cannot be reached.
  */
-/** Opaque; compared for equality only (ArticleRepository.visibleVersion). */
-export type ListVersion = string;
-
 export interface ArticleRepository {
   create(article: NewArticle): Promise<Article>;
   /**

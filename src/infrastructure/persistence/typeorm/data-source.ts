@@ -15,6 +15,11 @@ export function dialectOf(database: SqlDatabaseConfig): SqlDialect {
   return database.kind;
 }
 
+/** Whether TypeORM sends 'slave' runners to read replicas (PostgreSQL with DATABASE_READ_URLS). */
+export function readsFromReplicas(options: DataSourceOptions): boolean {
+  return options.type === 'postgres' && Boolean(options.replication);
+}
+
 export interface DataSourceEvents {
   /**
    * A pooled PostgreSQL connection failed while idle (the server stopped, or the network

@@ -84,7 +84,7 @@ export function idempotencyStatements(d: SqlDialect) {
       'delete_expired',
       `DELETE FROM idempotency_keys WHERE key IN (
          SELECT key FROM idempotency_keys WHERE stored_at <= ${p(1)} ORDER BY stored_at LIMIT ${p(2)}
-         ${d.name === 'postgres' ? 'FOR UPDATE SKIP LOCKED' : ''}
+         ${d.skipsLockedRows ? 'FOR UPDATE SKIP LOCKED' : ''}
        ) RETURNING 1 AS removed`,
     ),
   };

@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import type { PrimaryState } from './primary-breaker';
+import type { PrimaryState } from './primary-write-gate';
 import { withinDeadline } from './storage-deadline';
 
 /** A probe gets this long: a healthy primary answers in milliseconds, a connect may take a round trip or four. */

@@ -1,10 +1,36 @@
+import type { DataSourceOptions } from 'typeorm';
+
 /**
  * What differs between PostgreSQL and SQLite for the article repository, and nothing else:
- * placeholders, a few SQL fragments, how values are encoded, and one capability flag. The
- * statements (article-statements.ts) and the repository's algorithm are shared.
+ * placeholders, a few SQL fragments, how values are encoded, and capability flags. The
+ * statements (article-statements.ts) and the repository's algorithms (article-repository/)
+ * are shared, and ask the flags, never which database they run on.
  */
 export interface SqlDialect {
-  readonly name: 'postgres' | 'sqlite';
+  /** OpenTelemetry's `db.system.name` (sqlite's is still in the incubating set). */
+  readonly traceSystemName: 'postgresql' | 'sqlite';
+  /**
+   * One connection in this process (SQLite): sessions run one at a time (concurrent
+   * transactions would interleave on it) with no deadline (it is synchronous), and a stream
+   * reads on a connection of its own. Else sessions run concurrently on a pool, each within its
+   * deadline, and a stream holds a pooled connection with a cursor.
+   */
+  readonly serialisesWritersInProcess: boolean;
+  /**
+   * A server that can fail over (PostgreSQL): writes go through the primary's write gate, and
+   * reads may go to replicas when TypeORM replication is configured.
+   */
+  readonly failsOver: boolean;
+  /**
+   * One statement can claim an Idempotency-Key and insert the article, telling a create in
+   * progress by the key's advisory lock (PostgreSQL). Else the keyed create runs under the
+   * database's write lock and claims the key last.
+   */
+  readonly claimsKeyInOneStatement: boolean;
+  /** A SELECT … FOR UPDATE can skip the rows other transactions have locked (SKIP LOCKED). */
+  readonly skipsLockedRows: boolean;
+  /** A SELECT answering `ro`: 'on' when the server takes no writes (SQLite answers 1: never read-only). */
+  readonly readOnlyCheck: string;
   /** The n-th parameter (1-based); the same parameter may appear several times. */
   param(n: number): string;
   /** A JSON array parameter as a one-column table of its elements (`value`), typed `elementType`. */
@@ -70,7 +96,12 @@ export interface SqlDialect {
 
 /** PostgreSQL: names compare in "C" collation (the schema says so), timestamps are timestamptz(3). */
 export const POSTGRES_DIALECT: SqlDialect = {
-  name: 'postgres',
+  traceSystemName: 'postgresql',
+  serialisesWritersInProcess: false,
+  failsOver: true,
+  claimsKeyInOneStatement: true,
+  skipsLockedRows: true,
+  readOnlyCheck: `SELECT current_setting('transaction_read_only') AS ro`,
   param: (n) => `$${n}`,
   jsonElements: (n, elementType) =>
     `(SELECT value::${elementType === 'int' ? 'integer' : 'varchar'} FROM json_array_elements_text($${n}::json) AS value)`,
@@ -108,7 +139,12 @@ export const POSTGRES_DIALECT: SqlDialect = {
  * upgrading a read lock. One connection: a transaction already serializes writers (no row lock).
  */
 export const SQLITE_DIALECT: SqlDialect = {
-  name: 'sqlite',
+  traceSystemName: 'sqlite',
+  serialisesWritersInProcess: true,
+  failsOver: false,
+  claimsKeyInOneStatement: false,
+  skipsLockedRows: false,
+  readOnlyCheck: 'SELECT 1 AS ro',
   // Named (@p1), not numbered (?1): better-sqlite3 binds names, and a statement may skip a number.
   param: (n) => `@p${n}`,
   jsonElements: (n) => `(SELECT value FROM json_each(@p${n}))`,
@@ -145,3 +181,8 @@ export const SQLITE_DIALECT: SqlDialect = {
   encodeTimestamp: (value) => value.toISOString().replace('T', ' ').replace('Z', ''),
   decodeJson: <T>(value: unknown) => JSON.parse(value as string) as T,
 };
+
+/** The dialect of a TypeORM data source (only PostgreSQL and SQLite are ever configured). */
+export function sqlDialectOf(options: DataSourceOptions): SqlDialect {
+  return options.type === 'postgres' ? POSTGRES_DIALECT : SQLITE_DIALECT;
+}

@@ -4,9 +4,6 @@ import type { SqlStatement } from './article-statements';
 import type { SqlConnection } from './sql-connection';
 import type { SqlDialect } from './sql-dialect';
 
-/** OpenTelemetry's `db.system.name` values (sqlite's is still in the incubating set). */
-const SYSTEM_NAMES: Record<SqlDialect['name'], string> = { postgres: 'postgresql', sqlite: 'sqlite' };
-
 /**
  * A span per statement, named after the statement (article-statements.ts), a child of the
  * use case's span. The name is the whole description: neither the SQL text nor any value is
@@ -16,11 +13,11 @@ export class TracedSqlConnection implements SqlConnection {
   constructor(
     private readonly connection: SqlConnection,
     private readonly tracer: Tracer,
-    private readonly dialect: SqlDialect['name'],
+    private readonly dialect: SqlDialect,
   ) {}
 
   query<Row>(statement: SqlStatement, values: readonly unknown[]): Promise<Row[]> {
-    const attributes = { [ATTR_DB_SYSTEM_NAME]: SYSTEM_NAMES[this.dialect], [ATTR_DB_QUERY_SUMMARY]: statement.name };
+    const attributes = { [ATTR_DB_SYSTEM_NAME]: this.dialect.traceSystemName, [ATTR_DB_QUERY_SUMMARY]: statement.name };
     return this.tracer.startActiveSpan(statement.name, { kind: SpanKind.CLIENT, attributes }, async (span) => {
       try {
         return await this.connection.query<Row>(statement, values);

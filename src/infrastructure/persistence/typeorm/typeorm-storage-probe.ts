@@ -1,6 +1,8 @@
 import type { DataSource, ReplicationMode } from 'typeorm';
 import type { StorageProbe } from '../../../application';
-import type { PrimaryBreaker } from './primary-breaker';
+import { readsFromReplicas } from './data-source';
+import type { PrimaryWriteGate } from './primary-write-gate';
+import { sqlDialectOf } from './sql-dialect';
 import { withinDeadline } from './storage-deadline';
 
 /** How long concurrent checks share one question to the primary; past it the next check asks anew. */
@@ -21,13 +23,12 @@ export class TypeOrmStorageProbe implements StorageProbe {
 
   constructor(
     private readonly dataSource: DataSource,
-    private readonly breaker: PrimaryBreaker | null = null,
+    private readonly writeGate: PrimaryWriteGate | null = null,
   ) {}
 
   async pingReads(): Promise<void> {
     this.requireConnected();
-    const { options } = this.dataSource;
-    if (options.type === 'postgres' && options.replication) {
+    if (readsFromReplicas(this.dataSource.options)) {
       try {
         await this.query('slave', 'SELECT 1');
         return;
@@ -39,8 +40,8 @@ export class TypeOrmStorageProbe implements StorageProbe {
   }
 
   /**
-   * Asks the primary itself, even while its breaker is open: a writable answer closes the
-   * breaker, anything else makes it probe (the probe also drops pooled connections to a node
+   * Asks the primary itself, even while its write gate refuses writes: a writable answer lets
+   * them through again, anything else makes the gate probe (the probe also drops pooled connections to a node
    * that is read-only now).
    */
   async pingWrites(): Promise<void> {
@@ -48,10 +49,10 @@ export class TypeOrmStorageProbe implements StorageProbe {
     try {
       if ((await this.askPrimary()) === 'on') throw new Error('the primary is read-only');
     } catch (error) {
-      this.breaker?.suspect();
+      this.writeGate?.suspect();
       throw error;
     }
-    this.breaker?.recovered();
+    this.writeGate?.recovered();
   }
 
   private requireConnected(): void {
@@ -62,10 +63,7 @@ export class TypeOrmStorageProbe implements StorageProbe {
   /** The primary's transaction_read_only ('on' or 'off'; undefined on SQLite, which answers SELECT 1). */
   private askPrimary(): Promise<string | undefined> {
     if (!this.question) {
-      const sql =
-        this.dataSource.options.type === 'postgres'
-          ? `SELECT current_setting('transaction_read_only') AS ro`
-          : 'SELECT 1 AS ro';
+      const sql = sqlDialectOf(this.dataSource.options).readOnlyCheck;
       const asked = withinDeadline(this.query('master', sql), PRIMARY_QUESTION_MS).then((rows) => {
         const ro = (rows[0] as { ro?: unknown } | undefined)?.ro;
         return typeof ro === 'string' ? ro : undefined;

@@ -1,9 +1,9 @@
 import { StorageUnavailableError } from '../../../src/domain';
 import {
-  PrimaryBreaker,
   type PrimaryState,
+  PrimaryWriteGate,
   primaryStateAfter,
-} from '../../../src/infrastructure/persistence/typeorm/primary-breaker';
+} from '../../../src/infrastructure/persistence/typeorm/primary-write-gate';
 
 const withCode = (code: string) => Object.assign(new Error(code), { code });
 
@@ -48,18 +48,18 @@ describe('primaryStateAfter', () => {
   });
 });
 
-describe('PrimaryBreaker', () => {
-  const breakers: PrimaryBreaker[] = [];
+describe('PrimaryWriteGate', () => {
+  const breakers: PrimaryWriteGate[] = [];
   afterEach(() => {
     for (const breaker of breakers.splice(0)) breaker.stop();
   });
   function breakerWith(probe: () => Promise<PrimaryState>) {
     const changes: PrimaryState[] = [];
-    const breaker = new PrimaryBreaker({ probe, probeEveryMs: 1, onChange: (state) => changes.push(state) });
+    const breaker = new PrimaryWriteGate({ probe, probeEveryMs: 1, onChange: (state) => changes.push(state) });
     breakers.push(breaker);
     return { breaker, changes };
   }
-  const writable = async (breaker: PrimaryBreaker) =>
+  const writable = async (breaker: PrimaryWriteGate) =>
     (await breaker.registry.getSingleMetric('db_primary_writable')?.get())?.values[0]?.value;
 
   it('admits writes while the primary takes them, and ignores failures that say nothing of it', async () => {
@@ -134,7 +134,7 @@ describe('PrimaryBreaker', () => {
   it('probes at once, not at the next interval, when a read succeeds on a read-only primary', async () => {
     let probes = 0;
     const script = scriptedProbe();
-    const breaker = new PrimaryBreaker({
+    const breaker = new PrimaryWriteGate({
       probe: () => {
         probes++;
         return script.probe();

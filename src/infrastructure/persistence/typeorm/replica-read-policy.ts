@@ -13,7 +13,7 @@ export const REPLICA_LAG_STATEMENT: SqlStatement = {
           AS "lagMs"`,
 };
 
-export interface ReplicaReadsOptions {
+export interface ReplicaReadPolicyOptions {
   /** A replica further behind than this is skipped. */
   maxLagMs: number;
   /** How often a replica's lag is measured, and how long a failing or lagging replica is skipped. */
@@ -28,7 +28,7 @@ export type ReadNode = 'primary' | 'replica';
  * primary, and the next read after that tries a replica again. TypeORM picks which replica
  * serves a read, so a failing replica sends every read to the primary until it recovers.
  */
-export class ReplicaReads {
+export class ReplicaReadPolicy {
   readonly registry = new Registry();
   private readonly lag = new Gauge({
     name: 'db_replica_lag_milliseconds',
@@ -45,7 +45,7 @@ export class ReplicaReads {
   private skipUntil = 0;
   private lagMeasuredAt = Number.NEGATIVE_INFINITY;
 
-  constructor(private readonly options: ReplicaReadsOptions) {
+  constructor(private readonly options: ReplicaReadPolicyOptions) {
     this.recheckMs = options.recheckMs ?? 1_000;
   }
 

@@ -18,30 +18,30 @@ export function primaryStateAfter(error: unknown): PrimaryState | null {
   return null;
 }
 
-export interface PrimaryBreakerOptions {
+export interface PrimaryWriteGateOptions {
   /** Asks the primary what it can do; resolves within its own deadline. */
   probe: () => Promise<PrimaryState>;
-  /** How often the probe runs while the breaker is open. */
+  /** How often the probe runs while the gate refuses writes. */
   probeEveryMs?: number;
   /** The state changed (for the log). */
   onChange?: (state: PrimaryState) => void;
 }
 
 /**
- * A circuit breaker in front of the primary's writes. A failure that may mean the primary is
- * gone (the connection broke or could not be opened, the deadline passed, the server is a
- * standby now) starts a probe at once; one failed session alone (a terminated backend) does
- * not stop the writes. When the probe finds the primary unreachable or read-only, the breaker
- * opens: writes fail at once with StorageUnavailableError instead of each waiting out a connect
- * timeout or the call deadline on a dead address. While open, the probe runs every
- * `probeEveryMs`, and the first one that finds the primary writable closes the breaker, as does
- * a readiness check that finds it writable, so writes come back within one probe interval of a
- * new primary taking them.
+ * A gate in front of the primary's writes (a circuit breaker): it refuses them while the
+ * primary is away. A failure that may mean the primary is gone (the connection broke or could
+ * not be opened, the deadline passed, the server is a standby now) starts a probe at once; one
+ * failed session alone (a terminated backend) does not stop the writes. When the probe finds
+ * the primary unreachable or read-only, the gate refuses writes: they fail at once with
+ * StorageUnavailableError instead of each waiting out a connect timeout or the call deadline on
+ * a dead address. Meanwhile the probe runs every `probeEveryMs`, and the first one that finds
+ * the primary writable lets writes through again, as does a readiness check that finds it
+ * writable, so writes come back within one probe interval of a new primary taking them.
  *
  * Reads are not held back: they are safe to try, go to a replica first when there is one, and a
  * read that finds the primary back serves at once.
  */
-export class PrimaryBreaker {
+export class PrimaryWriteGate {
   readonly registry = new Registry();
   private readonly writable = new Gauge({
     name: 'db_primary_writable',
@@ -56,7 +56,7 @@ export class PrimaryBreaker {
   private stopped = false;
   private readonly probeEveryMs: number;
 
-  constructor(private readonly options: PrimaryBreakerOptions) {
+  constructor(private readonly options: PrimaryWriteGateOptions) {
     this.probeEveryMs = options.probeEveryMs ?? 300;
     this.writable.set(1);
   }
@@ -86,7 +86,7 @@ export class PrimaryBreaker {
 
   /**
    * A call on the primary succeeded. While it was unreachable, that is the proof it is back:
-   * writes go to it again at once (one that finds it read-only reopens the breaker through its
+   * writes go to it again at once (one that finds it read-only closes the gate again through its
    * 25006). While read-only, the probe asks now rather than at the next interval; a probe still
    * waiting on the address from before (a frozen host that resumed) does not hold this up.
    */

@@ -1,8 +1,8 @@
-import { ReplicaReads } from '../../../src/infrastructure/persistence/typeorm/replica-reads';
+import { ReplicaReadPolicy } from '../../../src/infrastructure/persistence/typeorm/replica-read-policy';
 
-describe('ReplicaReads', () => {
+describe('ReplicaReadPolicy', () => {
   it('measures lag at most once per recheck period', () => {
-    const reads = new ReplicaReads({ maxLagMs: 1_000, recheckMs: 500 });
+    const reads = new ReplicaReadPolicy({ maxLagMs: 1_000, recheckMs: 500 });
     expect(reads.lagIsDue(10_000)).toBe(true);
     expect(reads.acceptLag(20, 10_000)).toBe(true);
     expect(reads.lagIsDue(10_499)).toBe(false);
@@ -10,7 +10,7 @@ describe('ReplicaReads', () => {
   });
 
   it('skips the replicas for a recheck period when they lag past the limit, then tries again', () => {
-    const reads = new ReplicaReads({ maxLagMs: 1_000, recheckMs: 500 });
+    const reads = new ReplicaReadPolicy({ maxLagMs: 1_000, recheckMs: 500 });
     expect(reads.acceptLag(1_000, 10_000)).toBe(true);
     expect(reads.acceptLag(1_001, 10_000)).toBe(false);
     expect(reads.useReplica(10_499)).toBe(false);
@@ -18,7 +18,7 @@ describe('ReplicaReads', () => {
   });
 
   it('skips the replicas after a failure and measures their lag again before trusting them', () => {
-    const reads = new ReplicaReads({ maxLagMs: 1_000, recheckMs: 500 });
+    const reads = new ReplicaReadPolicy({ maxLagMs: 1_000, recheckMs: 500 });
     reads.acceptLag(0, 10_000);
     reads.failed(10_100);
     expect(reads.useReplica(10_599)).toBe(false);
@@ -27,7 +27,7 @@ describe('ReplicaReads', () => {
   });
 
   it('exposes the lag and the reads by node as metrics', async () => {
-    const reads = new ReplicaReads({ maxLagMs: 1_000 });
+    const reads = new ReplicaReadPolicy({ maxLagMs: 1_000 });
     reads.acceptLag(42);
     reads.served('replica');
     reads.served('primary');

@@ -1,0 +1,77 @@
+import type { ListVersion, VisibleArticlesPage } from '../../../../application';
+import type { Article, Term, TermKind } from '../../../../domain';
+import type { ArticleStatements } from '../article-statements';
+import type { SqlConnection } from '../sql-connection';
+import type { SqlDialect } from '../sql-dialect';
+import { type FilterShape, filterShapeOf, filterValues, PROBE_IDS } from '../visible-articles-filter';
+import {
+  type ArticleRow,
+  articleWithTermsOf,
+  attachLinks,
+  type LinkRow,
+  queryOne,
+  type VersionRow,
+} from './article-rows';
+import type { ReplicaRouting } from './replica-routing';
+import { PRIMARY_READ, type SqlSessions } from './sql-sessions';
+
+/** Reads of one article, a page of the list, the terms and the list's version; routed to a replica when one may serve. */
+export class ArticleReads {
+  constructor(
+    private readonly sessions: SqlSessions,
+    private readonly routing: ReplicaRouting,
+    private readonly sql: ArticleStatements,
+    private readonly dialect: SqlDialect,
+    /** Starts every version answered (see TypeOrmArticleRepository). */
+    private readonly versionPrefix: string,
+  ) {}
+
+  async findById(id: number): Promise<Article | null> {
+    const { value, node } = await this.routing.readWithNode((connection) => this.findOn(connection, id));
+    // Read-your-writes: an article just created may not have reached the replica yet.
+    // A primary that cannot be asked makes this a 503, never a wrong null.
+    if (value === null && node === 'replica')
+      return this.sessions.inSession(PRIMARY_READ, (connection) => this.findOn(connection, id));
+    return value;
+  }
+
+  listVisible(page: VisibleArticlesPage): Promise<Article[]> {
+    const shape = filterShapeOf(page);
+    const after = page.afterId ?? 0;
+    const rowsOf = (connection: SqlConnection, statementShape: FilterShape) =>
+      connection.query<ArticleRow>(this.sql.pageOfVisible(statementShape), [
+        after,
+        page.limit,
+        ...filterValues(this.dialect, page, statementShape, after + PROBE_IDS),
+      ]);
+    return this.routing.read(async (connection) => {
+      let rows: ArticleRow[] | null = null;
+      if (shape.search === 'indexed' && this.dialect.probesBeforeSearchIndex) {
+        // A full page within the next ids holds the first matches: nothing after them comes first.
+        const probed = await rowsOf(connection, { ...shape, search: 'probe' });
+        if (probed.length === page.limit) rows = probed;
+      }
+      rows ??= await rowsOf(connection, shape);
+      if (rows.length === 0) return [];
+      const ids = JSON.stringify(rows.map((row) => row.id));
+      const links = await connection.query<LinkRow>(this.sql.linksOfArticles, [ids]);
+      return attachLinks(rows, links, this.dialect);
+    });
+  }
+
+  visibleVersion(): Promise<ListVersion> {
+    return this.routing.read(async (connection) => {
+      const row = await queryOne<VersionRow>(connection, this.sql.dataVersion, []);
+      return this.versionPrefix + row.version;
+    });
+  }
+
+  listTerms(kind: TermKind): Promise<Term[]> {
+    return this.routing.read((connection) => connection.query<Term>(this.sql.listTerms[kind], []));
+  }
+
+  private async findOn(connection: SqlConnection, id: number): Promise<Article | null> {
+    const [row] = await connection.query<ArticleRow>(this.sql.findArticle, [id]);
+    return row ? articleWithTermsOf(row, this.dialect) : null;
+  }
+}

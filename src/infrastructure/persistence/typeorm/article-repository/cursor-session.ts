@@ -1,0 +1,49 @@
+import type { QueryRunner } from 'typeorm';
+import { DomainError, StorageUnavailableError } from '../../../../domain';
+import type { SqlStatement } from '../article-statements';
+import { PgConnection } from '../sql-connection';
+import { withinDeadline } from '../storage-deadline';
+
+/**
+ * The one connection a PostgreSQL stream holds from its first statement to its last. Each
+ * statement gets its own deadline; after any failure the connection is discarded at the end
+ * (it may be mid-statement or in an aborted transaction), else the transaction is committed,
+ * which also closes the cursor (it is not WITH HOLD), and the connection goes back to the pool.
+ */
+export class CursorSession {
+  private connection: PgConnection | undefined;
+  private failed = false;
+
+  constructor(
+    private readonly runner: QueryRunner,
+    private readonly prepared: boolean,
+    private readonly deadlineMs: number,
+    private readonly commit: SqlStatement,
+  ) {}
+
+  async open(): Promise<void> {
+    try {
+      this.connection = new PgConnection(await this.runner.connect(), this.prepared);
+    } catch (error) {
+      throw new StorageUnavailableError({ cause: error });
+    }
+  }
+
+  async query<Row>(statement: SqlStatement, values: unknown[]): Promise<Row[]> {
+    try {
+      return await withinDeadline((this.connection as PgConnection).query<Row>(statement, values), this.deadlineMs);
+    } catch (error) {
+      this.failed = true;
+      // The runner was released under us: its connection failed while we used it.
+      if (this.runner.isReleased && !(error instanceof DomainError))
+        throw new StorageUnavailableError({ cause: error });
+      throw error;
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.connection && !this.failed) await this.query(this.commit, []).catch(() => {});
+    if (this.failed) this.connection?.discard();
+    await this.runner.release();
+  }
+}

@@ -1,0 +1,33 @@
+import type { IdempotencyClaim, KeyedCreateOutcome, NewArticle } from '../../../../application';
+import { claimThenCreate } from './claim-then-create';
+import { createThenClaim } from './create-then-claim';
+import type { KeyedCreateSql } from './key-records';
+import { type SqlSessions, WRITE } from './sql-sessions';
+
+/**
+ * Creates under an Idempotency-Key, and the purge of expired keys. Where the database can claim
+ * a key and insert in one statement, the claim comes first (claim-then-create.ts); else the
+ * create runs under the write lock and claims last (create-then-claim.ts).
+ */
+export class KeyedCreates {
+  constructor(
+    private readonly sessions: SqlSessions,
+    private readonly context: KeyedCreateSql,
+  ) {}
+
+  createWithKey(article: NewArticle, claim: IdempotencyClaim): Promise<KeyedCreateOutcome> {
+    return this.sessions.inSession(WRITE, (connection) =>
+      this.context.dialect.claimsKeyInOneStatement
+        ? claimThenCreate(this.context, connection, article, claim)
+        : createThenClaim(this.context, connection, article, claim),
+    );
+  }
+
+  async deleteExpiredKeys(upTo: Date, limit: number): Promise<number> {
+    const { keyStatements, dialect } = this.context;
+    const rows = await this.sessions.inSession(WRITE, (connection) =>
+      connection.query(keyStatements.deleteExpired, [dialect.encodeTimestamp(upTo), limit]),
+    );
+    return rows.length;
+  }
+}

@@ -1,0 +1,139 @@
+import { randomUUID } from 'node:crypto';
+import type { Tracer } from '@opentelemetry/api';
+import type { DataSource } from 'typeorm';
+import type {
+  ArticleChanges,
+  ArticleRepository,
+  ExpectedVersions,
+  IdempotencyClaim,
+  KeyedCreateOutcome,
+  ListVersion,
+  NewArticle,
+  VisibleArticlesFilter,
+  VisibleArticlesPage,
+} from '../../../../application';
+import type { Article, Term, TermKind } from '../../../../domain';
+import { articleStatements } from '../article-statements';
+import { readsFromReplicas } from '../data-source';
+import { idempotencyStatements } from '../idempotency-statements';
+import type { PrimaryWriteGate } from '../primary-write-gate';
+import type { ReplicaReadPolicy } from '../replica-read-policy';
+import { sqlDialectOf } from '../sql-dialect';
+import { ArticleReads } from './article-reads';
+import { ArticleWrites } from './article-writes';
+import { CursorStream } from './cursor-stream';
+import { KeyedCreates } from './keyed-creates';
+import { postgresSessions } from './postgres-sessions';
+import { ReaderStream } from './reader-stream';
+import { ReplicaRouting } from './replica-routing';
+import { SqlSessions } from './sql-sessions';
+import { sqliteSessions } from './sqlite-sessions';
+import { VisibleStream } from './visible-stream';
+
+export interface TypeOrmArticleRepositoryOptions {
+  /** PostgreSQL: how long a whole-list stream waits for a slot before its 503 (default STREAM_SLOT_WAIT_MS). */
+  streamSlotWaitMs?: number;
+  /**
+   * PostgreSQL: send each statement as a named prepared statement (default). Turn off behind a
+   * pooler that cannot keep them across server connections (PgBouncer < 1.21, transaction mode).
+   */
+  preparedStatements?: boolean;
+  /**
+   * PostgreSQL with TypeORM replication: reads go to the replicas while they answer and keep up;
+   * without it every read goes to the primary.
+   */
+  replicaReadPolicy?: ReplicaReadPolicy;
+  /**
+   * PostgreSQL: the gate in front of the primary; writes it refuses fail at once with
+   * StorageUnavailableError. Without it every write tries the primary.
+   */
+  primaryWriteGate?: PrimaryWriteGate;
+  /** When tracing is on: a span per statement (traced-sql-connection.ts). Unset: no wrapper at all. */
+  tracer?: Tracer;
+}
+
+/**
+ * Articles with their tags and categories on PostgreSQL or SQLite, as the ArticleRepository
+ * port. This class only delegates: one algorithm per behaviour, in the files beside it, over a
+ * dialect (sql-dialect.ts) that holds only what differs. The statements are fixed SQL
+ * (article-statements.ts) run on each session's own driver connection, without query building
+ * or entity hydration.
+ */
+export class TypeOrmArticleRepository implements ArticleRepository {
+  private readonly writes: ArticleWrites;
+  private readonly keyedCreates: KeyedCreates;
+  private readonly reads: ArticleReads;
+  private readonly stream: VisibleStream;
+
+  constructor(dataSource: DataSource, options: TypeOrmArticleRepositoryOptions = {}) {
+    const dialect = sqlDialectOf(dataSource.options);
+    const sql = articleStatements(dialect);
+    const prepared = options.preparedStatements ?? true;
+    const replicaReadPolicy = readsFromReplicas(dataSource.options) ? (options.replicaReadPolicy ?? null) : null;
+    const sessions = new SqlSessions(
+      dataSource,
+      dialect.serialisesWritersInProcess ? sqliteSessions() : postgresSessions(prepared),
+      dialect,
+      dialect.failsOver ? (options.primaryWriteGate ?? null) : null,
+      options.tracer ?? null,
+    );
+    const routing = new ReplicaRouting(sessions, replicaReadPolicy);
+    // Starts every version answered. SQLite's counters are its one connection's, and a new
+    // repository (a new connection) could count them again from the start.
+    const versionPrefix = `${randomUUID()}/`;
+    this.writes = new ArticleWrites(sessions, sql, dialect);
+    this.keyedCreates = new KeyedCreates(sessions, { sql, keyStatements: idempotencyStatements(dialect), dialect });
+    this.reads = new ArticleReads(sessions, routing, sql, dialect, versionPrefix);
+    const strategy = dialect.serialisesWritersInProcess
+      ? new ReaderStream((dataSource.options as { database: string }).database, sessions, sql, dialect, () =>
+          this.reads.visibleVersion(),
+        )
+      : new CursorStream(dataSource, sql, dialect, {
+          prepared,
+          replicaReadPolicy,
+          streamSlotWaitMs: options.streamSlotWaitMs,
+          versionPrefix,
+        });
+    this.stream = new VisibleStream(() => dataSource.isInitialized, strategy, sql, dialect);
+  }
+
+  create(article: NewArticle): Promise<Article> {
+    return this.writes.create(article);
+  }
+
+  createWithKey(article: NewArticle, claim: IdempotencyClaim): Promise<KeyedCreateOutcome> {
+    return this.keyedCreates.createWithKey(article, claim);
+  }
+
+  deleteExpiredKeys(upTo: Date, limit: number): Promise<number> {
+    return this.keyedCreates.deleteExpiredKeys(upTo, limit);
+  }
+
+  update(id: number, changes: ArticleChanges, expected?: ExpectedVersions): Promise<Article | null> {
+    return this.writes.update(id, changes, expected);
+  }
+
+  delete(id: number, expected?: ExpectedVersions): Promise<Article | null> {
+    return this.writes.delete(id, expected);
+  }
+
+  findById(id: number): Promise<Article | null> {
+    return this.reads.findById(id);
+  }
+
+  listVisible(page: VisibleArticlesPage): Promise<Article[]> {
+    return this.reads.listVisible(page);
+  }
+
+  streamVisible(filter: VisibleArticlesFilter): AsyncGenerator<Article[], ListVersion | undefined> {
+    return this.stream.streamVisible(filter);
+  }
+
+  visibleVersion(): Promise<ListVersion> {
+    return this.reads.visibleVersion();
+  }
+
+  listTerms(kind: TermKind): Promise<Term[]> {
+    return this.reads.listTerms(kind);
+  }
+}

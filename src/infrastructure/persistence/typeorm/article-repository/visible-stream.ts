@@ -1,0 +1,47 @@
+import type { ListVersion, VisibleArticlesFilter } from '../../../../application';
+import { type Article, StorageUnavailableError } from '../../../../domain';
+import type { ArticleStatements, SqlStatement } from '../article-statements';
+import type { SqlDialect } from '../sql-dialect';
+import { translateStorageError } from '../storage-errors';
+import { filterShapeOf, filterValues } from '../visible-articles-filter';
+import { type KnownTerms, noKnownTerms } from './stream-terms';
+
+/**
+ * How one database reads the whole list's statement in chunks (cursor-stream.ts for
+ * PostgreSQL, reader-stream.ts for SQLite); answers the version the list was read at.
+ */
+export interface StreamStrategy {
+  stream(
+    select: SqlStatement,
+    values: unknown[],
+    known: KnownTerms,
+  ): AsyncGenerator<Article[], ListVersion | undefined>;
+}
+
+/**
+ * The whole list as one statement read in chunks. Each chunk's terms come from the ones this
+ * stream has read already, or one find_terms for those it has not (terms never change once
+ * created): see stream-terms.ts.
+ */
+export class VisibleStream {
+  constructor(
+    private readonly isInitialized: () => boolean,
+    private readonly strategy: StreamStrategy,
+    private readonly sql: ArticleStatements,
+    private readonly dialect: SqlDialect,
+  ) {}
+
+  async *streamVisible(filter: VisibleArticlesFilter): AsyncGenerator<Article[], ListVersion | undefined> {
+    const shape = filterShapeOf(filter);
+    const statement = this.sql.streamOfVisible(shape);
+    const values = [filter.afterId ?? 0, this.dialect.unlimited, ...filterValues(this.dialect, filter, shape)];
+    // After shutdown (or before the database was first reached) there is no connection: retry later.
+    if (!this.isInitialized()) throw new StorageUnavailableError();
+    const known = noKnownTerms();
+    try {
+      return yield* this.strategy.stream(statement, values, known);
+    } catch (error) {
+      throw translateStorageError(error);
+    }
+  }
+}
