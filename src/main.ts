@@ -1,5 +1,5 @@
 // First: a Node.js line the service does not run on ends here, in one line (see the module).
-import './process/refuse-unsupported-node';
+import { nodeLineWarning } from './process/refuse-unsupported-node';
 // Then: from the process's first moment, a stop signal ends it cleanly (see the module).
 import './process/stop-signals';
 // Then: the heap grows little past its live size, so that the whole list's garbage is freed early.
@@ -9,29 +9,25 @@ import 'reflect-metadata';
 import './instrumentation';
 import cluster from 'node:cluster';
 import { type AppConfig, ConfigError, loadConfig } from './infrastructure/config/config';
-import { createLogger, type Logger } from './infrastructure/logging/logger';
+import { createLogger } from './infrastructure/logging/logger';
 import { describeSqliteBindingFailure } from './infrastructure/persistence/typeorm/sqlite-binding-failure';
 import { startedTracing } from './instrumentation';
 import { runClusterPrimary } from './process/cluster-primary';
-import { judgeNodeVersion } from './process/node-lines';
 import { serve } from './process/serve';
 
 /** The entry point: one server process, or with WORKERS > 1 a primary that runs that many. */
 async function main(): Promise<void> {
   const config = readConfigOrExit();
-  if (cluster.isPrimary) warnOnEndOfLifeNode(createLogger(config.logLevel, config.logFormat));
+  const logger = createLogger(config.logLevel, config.logFormat);
+  // Once per start: the cluster's primary says it for its workers.
+  if (nodeLineWarning && cluster.isPrimary) logger.warn({ node: process.version }, nodeLineWarning);
   if (config.workers > 1 && cluster.isPrimary) {
     // The primary serves nothing: it has no request to trace (each worker starts its own tracing).
     await startedTracing?.shutdown();
-    await runClusterPrimary(config, createLogger(config.logLevel, config.logFormat));
+    await runClusterPrimary(config, logger);
   } else {
     await serve(config, startedTracing);
   }
-}
-
-function warnOnEndOfLifeNode(logger: Logger): void {
-  const verdict = judgeNodeVersion(process.version);
-  if (verdict.supported && verdict.warning) logger.warn({ node: process.version }, verdict.warning);
 }
 
 function readConfigOrExit(): AppConfig {

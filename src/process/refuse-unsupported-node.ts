@@ -10,3 +10,6 @@ if (!verdict.supported) {
   console.error(verdict.message);
   process.exit(1);
 }
+
+/** What to tell the operator about a supported line past its end of life (Node.js 20), if anything. */
+export const nodeLineWarning = verdict.supported ? verdict.warning : undefined;
