@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
-import { freePort } from '../../test/support/free-port';
+import { freeStablePort } from '../../test/support/free-port';
 import { etcdComponent } from './etcd';
 import { dbServerStates, haproxyComponent, haproxyDbComponent } from './haproxy';
 import { instanceComponent, instanceEnv } from './instances';
@@ -78,12 +78,12 @@ export async function up(settings: TopologySettings): Promise<TopologyState> {
   const paths: PostgresPaths = { repoRoot: settings.repoRoot, postgresDir, logDir, runAs };
 
   const ports = {
-    etcd: await freePort(),
-    etcdPeer: await freePort(),
-    dbPrimary: await freePort(),
-    dbReplica: await freePort(),
-    pgbouncer: await freePort(),
-    instances: await Promise.all(Array.from({ length: settings.instances }, () => freePort())),
+    etcd: await freeStablePort(),
+    etcdPeer: await freeStablePort(),
+    dbPrimary: await freeStablePort(),
+    dbReplica: await freeStablePort(),
+    pgbouncer: await freeStablePort(),
+    instances: await Promise.all(Array.from({ length: settings.instances }, () => freeStablePort())),
   };
   const passwords: Passwords = { superuser: secret(), app: secret(), replicator: secret() };
   const url = (user: string, password: string, port: number, database: string) =>
@@ -126,8 +126,8 @@ export async function up(settings: TopologySettings): Promise<TopologyState> {
         name: `node${number}`,
         number,
         host: network ? nodeAddress(network, number) : '127.0.0.1',
-        restPort: await freePort(),
-        pgPort: await freePort(),
+        restPort: await freeStablePort(),
+        pgPort: await freeStablePort(),
         dataDir: path.join(postgresDir, `node${number}`),
         ...(network && { namespace: nodeNamespace(network, number) }),
       });
