@@ -1,3 +1,4 @@
+export * from './backoff';
 export type * from './ports/article-repository';
 export { STREAM_CHUNK_SIZE } from './ports/article-repository';
 export type * from './ports/clock';

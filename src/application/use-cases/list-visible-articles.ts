@@ -1,4 +1,5 @@
 import { type Article, foldForSearch, StorageUnavailableError } from '../../domain';
+import { type Backoff, backoffDelays } from '../backoff';
 import type { ArticleRepository, ListVersion, VisibleArticlesFilter } from '../ports/article-repository';
 
 export interface ListVisibleArticlesInput {
@@ -16,15 +17,16 @@ export interface VisibleArticlesPageInput extends ListVisibleArticlesInput {
 }
 
 /**
- * How often the whole list is read on after the storage failed mid-list. By then the answer has
- * begun and cannot turn into a 503, so a new statement from the last id sent (reads are safe to
- * repeat) is what still gives the client a whole list; a storage that keeps failing cuts the
- * answer. The waits (50, 100, 200 ms) let a pool drop the connections that died together: on
- * Debian's PostgreSQL 15 with every session ended every 100 ms, two immediate retries still cut
- * 2 lists in a run. A failure before the first chunk is not retried: the client gets its 503.
+ * How often in a row the whole list is read on after the storage failed mid-list with nothing
+ * sent since. By then the answer has begun and cannot turn into a 503, so a new statement from
+ * the last id sent (reads are safe to repeat) is what still gives the client a whole list; a
+ * stream that sent a chunk before failing renews the count, so that a storage that keeps ending
+ * sessions still lets the list through, and only one that fails again and again with no progress
+ * cuts the answer. The waits (50, 100, 200 ms) let a pool drop the connections that died
+ * together. A failure before the first chunk is not retried: the client gets its 503.
  */
 export const LATER_BATCH_RETRIES = 3;
-const FIRST_RETRY_WAIT_MS = 50;
+const LATER_BATCH_BACKOFF: Backoff = { firstMs: 50, maxMs: 200 };
 
 /** Visible articles by id ascending, as one page or as every one of them in chunks. */
 export class ListVisibleArticles {
@@ -46,19 +48,26 @@ export class ListVisibleArticles {
   async *batches(input: ListVisibleArticlesInput = {}): AsyncGenerator<Article[], ListVersion | undefined> {
     let after = input.after;
     let started = false;
-    for (let failures = 0; ; failures++) {
+    let retriesLeft = LATER_BATCH_RETRIES;
+    let waits = backoffDelays(LATER_BATCH_BACKOFF);
+    for (let streams = 1; ; streams++) {
       const stream = this.articles.streamVisible(visibleArticlesFilter({ ...input, after }));
+      let progressed = false;
       try {
         for (;;) {
           const next = await stream.next();
-          if (next.done) return failures === 0 ? next.value : undefined;
-          started = true;
+          if (next.done) return streams === 1 ? next.value : undefined;
+          started = progressed = true;
           after = (next.value[next.value.length - 1] as Article).id;
           yield next.value;
         }
       } catch (error) {
-        if (!started || !(error instanceof StorageUnavailableError) || failures >= LATER_BATCH_RETRIES) throw error;
-        await new Promise((resolve) => setTimeout(resolve, FIRST_RETRY_WAIT_MS * 2 ** failures));
+        if (progressed) {
+          retriesLeft = LATER_BATCH_RETRIES;
+          waits = backoffDelays(LATER_BATCH_BACKOFF);
+        }
+        if (!started || !(error instanceof StorageUnavailableError) || retriesLeft-- === 0) throw error;
+        await new Promise((resolve) => setTimeout(resolve, waits.next().value));
       } finally {
         // Closes a stream left early (the caller stopped); a finished or failed one is closed already.
         await stream.return(undefined);

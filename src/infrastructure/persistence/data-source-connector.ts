@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { DataSource } from 'typeorm';
-import { type Backoff, backoffDelays, withJitter } from '../scheduling/backoff';
+import { type Backoff, backoffDelays, withJitter } from '../../application';
 import {
   createDataSource,
   type DataSourceEvents,

@@ -139,6 +139,19 @@ describe('reading articles', () => {
       expect(repository.streamsOpened).toBe(LATER_BATCH_RETRIES + 1);
     });
 
+    it('renews the retries after a stream that sent a chunk: a list cut after every chunk still ends whole', async () => {
+      const streams = LATER_BATCH_RETRIES + 3;
+      for (let n = 0; n < STREAM_CHUNK_SIZE * streams; n++)
+        await createArticle.execute(aCreateInput({ title: `n${n}` }));
+      const everything = await listArticles.execute();
+      repository.streamsOpened = 0;
+      // Every stream fails after its first chunk, more times than the retries: each one moved the list on.
+      repository.failures = new Map(Array.from({ length: streams }, (_, i) => [i + 1, 1] as const));
+
+      await expect(listArticles.execute()).resolves.toEqual(everything);
+      expect(repository.streamsOpened).toBe(streams + 1);
+    });
+
     it('does not retry before the first chunk: the client can still be answered 503', async () => {
       repository.failures = new Map([[1, 0]]);
       await expect(listArticles.batches().next()).rejects.toBeInstanceOf(StorageUnavailableError);

@@ -1,4 +1,4 @@
-import { backoffDelays, withJitter } from '../../../src/infrastructure/scheduling/backoff';
+import { backoffDelays, withJitter } from '../../../src/application';
 
 const first = (count: number, delays: Iterator<number>) =>
   Array.from({ length: count }, () => delays.next().value as number);
