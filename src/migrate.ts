@@ -3,9 +3,9 @@ import './process/refuse-unsupported-node';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { DataSource } from 'typeorm';
 import { backoffDelays } from './application/backoff';
-import { ConfigError, describeDatabase, loadConfig } from './infrastructure/config/config';
+import { ConfigError, describeDatabase, loadConfig, type SqlDatabaseConfig } from './infrastructure/config/config';
 import { CONNECT_BACKOFF } from './infrastructure/persistence/data-source-connector';
-import { openDataSource, type SqlDatabaseConfig } from './infrastructure/persistence/typeorm/data-source';
+import { openDataSource } from './infrastructure/persistence/typeorm/data-source';
 import { describeSqliteBindingFailure } from './infrastructure/persistence/typeorm/sqlite-binding-failure';
 
 /** How long `npm run migrate` waits for a database that is not there yet, as in a deploy that starts both. */

@@ -2,7 +2,7 @@ import type { Tracer } from '@opentelemetry/api';
 import { ContainerModule } from 'inversify';
 import type { Registry } from 'prom-client';
 import type { StorageProbe } from '../application';
-import type { DatabaseConfig } from '../infrastructure/config/config';
+import type { DatabaseConfig, PostgresDatabaseConfig, SqliteDatabaseConfig } from '../infrastructure/config/config';
 import { checkPostgresConnectionBudget } from '../infrastructure/config/connection-budget';
 import type { Logger } from '../infrastructure/logging/logger';
 import { DataSourceConnector } from '../infrastructure/persistence/data-source-connector';
@@ -18,8 +18,6 @@ import { PrimaryWriteGate } from '../infrastructure/persistence/typeorm/primary-
 import { ReplicaReadPolicy } from '../infrastructure/persistence/typeorm/replica-read-policy';
 import { TypeOrmStorageProbe } from '../infrastructure/persistence/typeorm/typeorm-storage-probe';
 import { type StorageLifecycle, TOKENS } from './tokens';
-
-type SqlDatabaseConfig = Exclude<DatabaseConfig, { kind: 'memory' }>;
 
 /**
  * One module per adapter set; the configuration chooses, never NODE_ENV. With a tracer, each SQL
@@ -50,7 +48,7 @@ function memoryStorageModule(): ContainerModule {
  * SQLite is a file in this process: it opens and migrates before anything is bound, and a file
  * that cannot be opened stops the start (there is nothing to wait for).
  */
-async function sqliteStorageModule(database: SqlDatabaseConfig, tracer?: Tracer): Promise<ContainerModule> {
+async function sqliteStorageModule(database: SqliteDatabaseConfig, tracer?: Tracer): Promise<ContainerModule> {
   const dataSource = await openDataSource(database);
   return typeOrmModule(
     new TypeOrmArticleRepository(dataSource, { tracer }),
@@ -67,7 +65,7 @@ async function sqliteStorageModule(database: SqlDatabaseConfig, tracer?: Tracer)
  * the database is there, the first attempt opens it before anything is bound, as before.
  */
 async function postgresStorageModule(
-  database: SqlDatabaseConfig,
+  database: PostgresDatabaseConfig,
   logger: Logger,
   workers: number,
   tracer?: Tracer,
@@ -80,9 +78,7 @@ async function postgresStorageModule(
     onConnected: (attempts) => {
       logger.info({ attempts }, 'PostgreSQL reached and its schema is current; serving from it');
       // Logs PG_POOL_SIZE × WORKERS, and warns when the server allows fewer connections.
-      if (database.kind === 'postgres') {
-        budgetChecked = checkPostgresConnectionBudget(connector.dataSource, database, workers, logger);
-      }
+      budgetChecked = checkPostgresConnectionBudget(connector.dataSource, database, workers, logger);
     },
   });
   let budgetChecked: Promise<unknown> | undefined;
@@ -92,8 +88,7 @@ async function postgresStorageModule(
   await budgetChecked;
   const dataSource = connector.dataSource;
   const primaryWriteGate = new PrimaryWriteGate({
-    probe: () =>
-      probePrimary(dataSource, database.kind === 'postgres' ? (database.poolSize ?? POSTGRES_LIMITS.poolSize) : 1),
+    probe: () => probePrimary(dataSource, database.poolSize ?? POSTGRES_LIMITS.poolSize),
     onChange: (state) =>
       state === 'writable'
         ? logger.info({ primary: state }, 'the primary takes writes again; writes go to it')
@@ -126,8 +121,7 @@ function typeOrmModule(
 }
 
 /** PostgreSQL's switches for the adapter: prepared statements (off behind PgBouncer), reads on replicas. */
-function repositoryOptions(database: Exclude<DatabaseConfig, { kind: 'memory' }>): TypeOrmArticleRepositoryOptions {
-  if (database.kind !== 'postgres') return {};
+function repositoryOptions(database: PostgresDatabaseConfig): TypeOrmArticleRepositoryOptions {
   return {
     preparedStatements: database.preparedStatements ?? true,
     ...((database.readUrls ?? []).length > 0 && {

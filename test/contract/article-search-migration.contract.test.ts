@@ -1,11 +1,8 @@
 import { DataSource } from 'typeorm';
 import { foldForSearch } from '../../src/domain';
+import type { SqlDatabaseConfig } from '../../src/infrastructure/config/config';
 import { TypeOrmArticleRepository } from '../../src/infrastructure/persistence/typeorm/article-repository/typeorm-article-repository';
-import {
-  dataSourceOptions,
-  openDataSource,
-  type SqlDatabaseConfig,
-} from '../../src/infrastructure/persistence/typeorm/data-source';
+import { dataSourceOptions, openDataSource } from '../../src/infrastructure/persistence/typeorm/data-source';
 import { MIGRATIONS } from '../../src/infrastructure/persistence/typeorm/migrations';
 import { createPostgresDatabase, createSqliteFile } from '../support/test-databases';
 

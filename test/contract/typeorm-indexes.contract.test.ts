@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
-import { openDataSource, type SqlDatabaseConfig } from '../../src/infrastructure/persistence/typeorm/data-source';
+import type { SqlDatabaseConfig } from '../../src/infrastructure/config/config';
+import { openDataSource } from '../../src/infrastructure/persistence/typeorm/data-source';
 import { createPostgresDatabase, createSqliteFile } from '../support/test-databases';
 
 /** An index and its first column: an index serves lookups by its leading column. */

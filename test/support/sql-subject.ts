@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
+import type { SqlDatabaseConfig } from '../../src/infrastructure/config/config';
 import { TypeOrmArticleRepository } from '../../src/infrastructure/persistence/typeorm/article-repository/typeorm-article-repository';
-import type { SqlDatabaseConfig } from '../../src/infrastructure/persistence/typeorm/data-source';
 import { openDataSource } from '../../src/infrastructure/persistence/typeorm/data-source';
 import type { ContractSubject } from '../contract/article-repository';
 import { EMPTY_DATABASE_SQL } from './empty-database';

@@ -10,18 +10,24 @@ export interface PostgresDatabaseConfig {
   readonly url: string;
   /** Connections in this process's pool (PG_POOL_SIZE); the total is this times WORKERS. */
   readonly poolSize?: number;
-  /** Read replicas (DATABASE_READ_URLS); reserved for issue 12, nothing reads them yet. */
+  /** Read replicas (DATABASE_READ_URLS): the repository's reads go there when they are in step. */
   readonly readUrls?: readonly string[];
-  /** Replication lag past which a replica is not read (REPLICA_MAX_LAG_MS); reserved for issue 12. */
+  /** Replication lag past which a replica is not read (REPLICA_MAX_LAG_MS). */
   readonly replicaMaxLagMs?: number;
   /** Named prepared statements (PG_PREPARED_STATEMENTS); false behind PgBouncer < 1.21 in transaction mode. */
   readonly preparedStatements?: boolean;
 }
 
-export type DatabaseConfig =
-  | PostgresDatabaseConfig
-  | { readonly kind: 'sqlite'; readonly path: string }
-  | { readonly kind: 'memory' };
+export interface SqliteDatabaseConfig {
+  readonly kind: 'sqlite';
+  /** The database file, or ':memory:'. */
+  readonly path: string;
+}
+
+/** A database the TypeORM adapter opens; its kind picks the connection options and migrations. */
+export type SqlDatabaseConfig = PostgresDatabaseConfig | SqliteDatabaseConfig;
+
+export type DatabaseConfig = SqlDatabaseConfig | { readonly kind: 'memory' };
 
 export interface AppConfig {
   readonly port: number;

@@ -1,12 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { DataSource } from 'typeorm';
 import { type Backoff, backoffDelays, withJitter } from '../../application';
-import {
-  createDataSource,
-  type DataSourceEvents,
-  migrateUnderLock,
-  type SqlDatabaseConfig,
-} from './typeorm/data-source';
+import type { SqlDatabaseConfig } from '../config/config';
+import { createDataSource, type DataSourceEvents, migrateUnderLock } from './typeorm/data-source';
 
 export interface ConnectorEvents extends DataSourceEvents {
   /** An attempt to reach and migrate the database failed; the next one comes in `retryInMs`. */

@@ -1,4 +1,4 @@
-import type { SqlDatabaseConfig } from '../../../src/infrastructure/persistence/typeorm/data-source';
+import type { SqlDatabaseConfig } from '../../../src/infrastructure/config/config';
 
 /** How many more attempts the fake database refuses: each one's first DataSource fails to open. */
 const refusals = { left: 0 };

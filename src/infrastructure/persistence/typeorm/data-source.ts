@@ -3,17 +3,11 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ClientBase } from 'pg';
 import { DataSource, type DataSourceOptions, MigrationExecutor } from 'typeorm';
-import type { DatabaseConfig, PostgresDatabaseConfig } from '../../config/config';
-import { buildEntitySchemas, type SqlDialect } from './entities';
+import type { PostgresDatabaseConfig, SqlDatabaseConfig } from '../../config/config';
+import { buildEntitySchemas } from './entities';
 import { MIGRATIONS } from './migrations';
 import { POSTGRES_LIMITS } from './postgres-limits';
 import { type SqliteDatabase, sqliteDriver } from './sqlite-driver';
-
-export type SqlDatabaseConfig = Exclude<DatabaseConfig, { kind: 'memory' }>;
-
-export function dialectOf(database: SqlDatabaseConfig): SqlDialect {
-  return database.kind;
-}
 
 /** Whether TypeORM sends 'slave' runners to read replicas (PostgreSQL with DATABASE_READ_URLS). */
 export function readsFromReplicas(options: DataSourceOptions): boolean {
@@ -59,8 +53,8 @@ function guardNewConnection(client: ClientBase): Promise<void> {
 /** The one description of the database connection, used by the service and the TypeORM CLI. */
 export function dataSourceOptions(database: SqlDatabaseConfig, events: DataSourceEvents = {}): DataSourceOptions {
   const common = {
-    entities: buildEntitySchemas(dialectOf(database)),
-    migrations: MIGRATIONS[dialectOf(database)],
+    entities: buildEntitySchemas(database.kind),
+    migrations: MIGRATIONS[database.kind],
     migrationsTableName: 'schema_migrations',
     synchronize: false,
     logging: false,

@@ -1,7 +1,15 @@
 import { EntitySchema } from 'typeorm';
 import type { TermKind } from '../../../domain';
+import type { SqlDatabaseConfig } from '../../config/config';
 
-export type SqlDialect = 'postgres' | 'sqlite';
+/** Which database the entities describe; SqlDialect (sql-dialect.ts) is the statements' side. */
+export type DatabaseKind = SqlDatabaseConfig['kind'];
+
+/** A timestamp with its milliseconds, as each database's column holds it. */
+const TIMESTAMP_COLUMN = {
+  postgres: { type: 'timestamptz', precision: 3 },
+  sqlite: { type: 'datetime' },
+} as const;
 
 /** Rows as TypeORM reads and writes them; only this folder sees them. */
 export interface ArticleRecord {
@@ -47,9 +55,8 @@ export const TABLE = {
  * Entity schemas for one dialect. The migrations own the schema; these only describe it to
  * TypeORM. The column types differ where the dialects do: timestamps keep milliseconds on both.
  */
-export function buildEntitySchemas(dialect: SqlDialect): EntitySchema[] {
-  const timestamp =
-    dialect === 'postgres' ? ({ type: 'timestamptz', precision: 3 } as const) : ({ type: 'datetime' } as const);
+export function buildEntitySchemas(kind: DatabaseKind): EntitySchema[] {
+  const timestamp = TIMESTAMP_COLUMN[kind];
 
   const article = new EntitySchema<ArticleRecord>({
     name: ENTITY.article,

@@ -1,4 +1,4 @@
-import type { SqlDialect } from '../entities';
+import type { DatabaseKind } from '../entities';
 import { InitialSchemaPostgres1763769600000 } from './postgres/1763769600000-initial-schema';
 import { ArticleVersionsAndFilterIndexesPostgres1795400000000 } from './postgres/1795400000000-article-versions-and-filter-indexes';
 import { IdempotencyKeysPostgres1795500000000 } from './postgres/1795500000000-idempotency-keys';
@@ -8,8 +8,8 @@ import { ArticleVersionsAndFilterIndexesSqlite1795400000000 } from './sqlite/179
 import { IdempotencyKeysSqlite1795500000000 } from './sqlite/1795500000000-idempotency-keys';
 import { ArticleSearchSqlite1795600000000 } from './sqlite/1795600000000-article-search';
 
-/** Every migration of a dialect, oldest first. A new schema version adds a file and a line here. */
-export const MIGRATIONS: Record<SqlDialect, Function[]> = {
+/** Every migration of a database kind, oldest first. A new schema version adds a file and a line here. */
+export const MIGRATIONS: Record<DatabaseKind, Function[]> = {
   postgres: [
     InitialSchemaPostgres1763769600000,
     ArticleVersionsAndFilterIndexesPostgres1795400000000,
