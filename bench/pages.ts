@@ -6,7 +6,7 @@ import { type BenchDatabase, openPostgres, openPostgresServer, openSqlite } from
 import { type FullListFigures, readFullList } from './full-list';
 import { BENCH_TOKEN } from './http-client';
 import { measure, type RunFigures } from './measure';
-import { parseOptions } from './options';
+import type { BenchOptions } from './options';
 import {
   PAGE_SCENARIOS,
   SEARCH_SCENARIO_KEYS,
@@ -16,11 +16,11 @@ import {
 } from './page-scenarios';
 import { type ServerProcess, startServer, withPeakRss } from './processes';
 import { describeMachine, median } from './report';
-import { cleanUp, cleanups, runMain } from './run-main';
+import { cleanUp, cleanups } from './run-main';
 import { type SeededDataset, seedAtSize } from './seed-at-size';
 
 /**
- * `npm run bench:pages`: issue 13's size checks. On each storage, two databases seeded
+ * `npm run bench -- pages`: issue 13's size checks. On each storage, two databases seeded
  * straight into the schema (1,000 and 100,000 articles) with a service on each; a page of 20
  * and a tag-filtered page of 20 are loaded on the small one, then the large one, round after
  * round, and the throughput ratio large / small should stay near 1 (flat). Then the full list
@@ -68,8 +68,7 @@ interface PageRuns {
   loadAverages?: number[];
 }
 
-async function main(): Promise<void> {
-  const options = parseOptions(process.argv.slice(2));
+export async function runPages(options: BenchOptions): Promise<void> {
   const scenarios = options.scenarios.length
     ? PAGE_SCENARIOS.filter((s) => options.scenarios.includes(s.key))
     : PAGE_SCENARIOS;
@@ -108,7 +107,7 @@ async function main(): Promise<void> {
 async function storagePass(
   storage: string,
   open: () => Promise<BenchDatabase>,
-  options: ReturnType<typeof parseOptions>,
+  options: BenchOptions,
   scenarios: typeof PAGE_SCENARIOS,
   fullList: boolean,
 ): Promise<StorageReport> {
@@ -195,7 +194,7 @@ async function storagePass(
 async function spreadPass(
   storage: string,
   open: () => Promise<BenchDatabase>,
-  options: ReturnType<typeof parseOptions>,
+  options: BenchOptions,
   scenarios: typeof SPREAD_SCENARIOS,
 ): Promise<NonNullable<StorageReport['spread']>> {
   const sized: { size: number; dataset: ApiSeededDataset; service: ServerProcess }[] = [];
@@ -329,5 +328,3 @@ const loadAverage = () =>
     .loadavg()
     .map((l) => l.toFixed(2))
     .join(' ');
-
-runMain(main, 'the servers and the databases');

@@ -5,16 +5,16 @@ import { type BenchDatabase, openPostgres, openSqlite } from './databases';
 import { DATASET, type PreparedDataset, prepareDataset } from './dataset';
 import { BENCH_TOKEN } from './http-client';
 import { measure, type RunSettings } from './measure';
-import { type BenchOptions, parseOptions } from './options';
+import type { BenchOptions } from './options';
 import { startOtlpSink } from './otlp-sink';
 import { type ServerProcess, startServer, withPeakRss } from './processes';
 import { describeMachine, formatPass, medianCpuRatio, medianRatio, type PassReport, totalErrors } from './report';
-import { cleanUp, cleanups, runMain } from './run-main';
+import { cleanUp, cleanups } from './run-main';
 import { checkSameAnswers } from './sanity';
 import { type Scenario, selectScenarios } from './scenarios';
 
 /**
- * `npm run bench`: the service and the raw baseline on one PostgreSQL database, measured
+ * `npm run bench -- http`: the service and the raw baseline on one PostgreSQL database, measured
  * alternately (service, baseline, service, baseline, …) so that a shared machine's noise hits
  * both alike; then the service alone on SQLite. Prints Markdown tables, writes the figures to
  * bench/results/, and exits 1 when any answer was not a success.
@@ -29,8 +29,7 @@ const RESULTS = path.resolve(DIST, '..', 'bench', 'results');
 
 const SERVICE_ENV: Record<string, string> = { API_TOKEN: BENCH_TOKEN, LOG_LEVEL: 'warn', NODE_ENV: 'production' };
 
-async function main(): Promise<void> {
-  const options = parseOptions(process.argv.slice(2));
+export async function runHttp(options: BenchOptions): Promise<void> {
   if (options.serviceNodeOptions) SERVICE_ENV.NODE_OPTIONS = options.serviceNodeOptions;
 
   const scenarios = selectScenarios(options.scenarios);
@@ -286,5 +285,3 @@ function writeResults(results: object): string {
   fs.writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
   return file;
 }
-
-runMain(main, 'the servers and the database');

@@ -217,13 +217,11 @@ function seedSqlite(database: BenchDatabase, count: number): Counted {
 }
 
 /**
- * `node dist/bench/seed-at-size.js [articles] [postgres|sqlite …]`: seeds a fresh database of
+ * `npm run bench -- seed [--articles N] [--kinds postgres,sqlite]`: seeds a fresh database of
  * each kind, prints the time and the counts, and drops it.
  */
-async function main(): Promise<void> {
-  const count = Number(process.argv[2] ?? 100_000);
-  const kinds = process.argv.slice(3);
-  for (const kind of kinds.length > 0 ? kinds : ['postgres', 'sqlite']) {
+export async function timeSeeding(count: number, kinds: readonly ('postgres' | 'sqlite')[]): Promise<void> {
+  for (const kind of kinds) {
     const database = kind === 'postgres' ? await openPostgres() : await openSqlite();
     try {
       const seeded = await seedAtSize(database, count);
@@ -236,11 +234,4 @@ async function main(): Promise<void> {
       await database.close();
     }
   }
-}
-
-if (require.main === module) {
-  main().catch((error: unknown) => {
-    console.error(error);
-    process.exitCode = 1;
-  });
 }

@@ -14,14 +14,14 @@ import { measureClosedLoop } from './closed-loop';
 import { type PreparedDataset, prepareDataset } from './dataset';
 import { BENCH_TOKEN } from './http-client';
 import type { RunFigures, RunSettings } from './measure';
-import { parseOptions } from './options';
+import type { BenchOptions } from './options';
 import { type ServerProcess, startServer } from './processes';
 import { describeMachine, formatPass, medianRatio, type PassReport, summarize } from './report';
-import { cleanups, runMain } from './run-main';
+import { cleanups } from './run-main';
 import { type Scenario, selectScenarios } from './scenarios';
 
 /**
- * `npm run bench:topology`: the topology of `npm run topology` on this machine, measured side by
+ * `npm run bench -- topology`: the topology of `npm run topology` on this machine, measured side by
  * side in one run, round after round: through HAProxy with 1 and 2 instances, one instance
  * directly (the HAProxy hop), reads on the replica or the primary, PgBouncer or a direct
  * connection (the pooler hop, with and without prepared statements). docs/SCALING.md quotes it.
@@ -39,8 +39,7 @@ interface Target {
   prepare?: () => Promise<void>;
 }
 
-async function main(): Promise<void> {
-  const options = parseOptions(process.argv.slice(2));
+export async function runTopology(options: BenchOptions): Promise<void> {
   const scenarios = selectScenarios(options.scenarios.length > 0 ? options.scenarios : ['get', 'list', 'create']);
   console.log(`Machine: ${describeMachine()}; load average ${loadAverage()}`);
 
@@ -242,5 +241,3 @@ const loadAverage = () =>
     .loadavg()
     .map((l) => l.toFixed(2))
     .join(' ');
-
-runMain(main, 'the topology');
