@@ -5,6 +5,7 @@ import { openPostgres, openSqlite } from './databases';
 import { prepareDataset } from './dataset';
 import { BENCH_TOKEN } from './http-client';
 import { measure } from './measure';
+import { BUILT_SERVICE, RESULTS } from './paths';
 import { startServer } from './processes';
 import { summarizeProfile } from './profile-summary';
 import { selectScenarios } from './scenarios';
@@ -16,14 +17,13 @@ export interface ProfileOptions {
   storage: 'postgres' | 'sqlite';
 }
 
+const PROFILES = path.join(RESULTS, 'profiles');
+
 /**
  * `npm run bench -- profile [--scenario get] [--seconds 10] [--storage postgres|sqlite]`: runs
  * one scenario against the service started with node's --cpu-prof, then prints where its CPU
  * time went. The .cpuprofile file stays in bench/results/profiles/ for Chrome DevTools.
  */
-const DIST = path.resolve(__dirname, '..');
-const PROFILES = path.resolve(DIST, '..', 'bench', 'results', 'profiles');
-
 export async function profileScenario({ scenario: key, seconds, storage }: ProfileOptions): Promise<void> {
   const [scenario] = selectScenarios([key]);
   if (!scenario) throw new Error(`no scenario ${key}`);
@@ -31,7 +31,7 @@ export async function profileScenario({ scenario: key, seconds, storage }: Profi
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'blog-api-profile-'));
   try {
     const env = { API_TOKEN: BENCH_TOKEN, LOG_LEVEL: 'warn', DATABASE_URL: database.url };
-    const main = path.join(DIST, 'src', 'main.js');
+    const main = BUILT_SERVICE;
     // One process prepares the data; a second one, profiled, serves only the measured load.
     const preparer = await startServer('service', main, env);
     const dataset = await prepareDataset(preparer.url).finally(() => preparer.stop());

@@ -5,6 +5,7 @@ import { Client } from 'pg';
 import { openSqliteDatabase } from '../src/infrastructure/persistence/typeorm/sqlite-driver';
 import { type BenchDatabase, openPostgres, openSqlite } from './databases';
 import { categoryName, DATASET, type PreparedDataset, SEARCH_SHARES, SEARCH_WORDS, tagName } from './dataset';
+import { DIST } from './paths';
 
 /**
  * Seeds a database with many articles straight into the schema, in batched SQL: one INSERT …
@@ -27,7 +28,6 @@ export interface SeededDataset extends PreparedDataset {
 
 const FILLER = 'Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore.';
 const CONTENT = `${FILLER} ${FILLER}`;
-const DIST = path.resolve(__dirname, '..');
 
 /**
  * 0..65535 from an article id and a draw number `draw` (0..7, an SQL expression): the high
