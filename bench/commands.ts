@@ -1,11 +1,13 @@
 import { HELP, oneOf, parseStrict, positiveInteger, UsageError } from './command-line';
 import type * as Explain from './explain';
-import { type BenchFlag, HTTP_USAGE, parseOptions } from './options';
+import { type BenchFlag, type BenchOptions, HTTP_USAGE, parseOptions } from './options';
+import { PAGE_SCENARIOS, SPREAD_SCENARIOS } from './page-scenarios';
 import type * as PagesBench from './pages';
 import type * as Profiling from './profile';
 import type * as ProfileSummary from './profile-summary';
 import type * as ReportFile from './report-file';
 import type * as HttpBench from './run';
+import { SCENARIOS } from './scenarios';
 import type * as Seeding from './seed-at-size';
 import type * as TopologyBench from './topology';
 
@@ -61,6 +63,9 @@ const REPORT_USAGE = `npm run bench -- report <bench/results/bench-….json>
 Prints the tables of an http results file again.`;
 
 const STORAGES = ['postgres', 'sqlite'] as const;
+const LOAD_SCENARIOS = SCENARIOS.map((scenario) => scenario.key);
+/** pages: its page scenarios, the whole list, and the pages after a seed through the API. */
+const PAGES_SCENARIOS = [...PAGE_SCENARIOS, { key: 'full-list' }, ...SPREAD_SCENARIOS].map((scenario) => scenario.key);
 
 export const COMMANDS: readonly Command[] = [
   {
@@ -69,7 +74,7 @@ export const COMMANDS: readonly Command[] = [
     usage: HTTP_USAGE,
     what: 'the servers and the database',
     parse(argv) {
-      const options = parseOptions(argv);
+      const options = withKnownScenarios(parseOptions(argv), LOAD_SCENARIOS, HTTP_USAGE);
       return async () => (require('./run') as typeof HttpBench).runHttp(options);
     },
   },
@@ -79,7 +84,11 @@ export const COMMANDS: readonly Command[] = [
     usage: PAGES_USAGE,
     what: 'the servers and the databases',
     parse(argv) {
-      const options = parseOptions(argv, PAGES_USAGE, [...LOAD_FLAGS, 'no-sqlite', 'no-postgres']);
+      const options = withKnownScenarios(
+        parseOptions(argv, PAGES_USAGE, [...LOAD_FLAGS, 'no-sqlite', 'no-postgres']),
+        PAGES_SCENARIOS,
+        PAGES_USAGE,
+      );
       return async () => (require('./pages') as typeof PagesBench).runPages(options);
     },
   },
@@ -89,7 +98,11 @@ export const COMMANDS: readonly Command[] = [
     usage: TOPOLOGY_USAGE,
     what: 'the topology',
     parse(argv) {
-      const options = parseOptions(argv, TOPOLOGY_USAGE, LOAD_FLAGS);
+      const options = withKnownScenarios(
+        parseOptions(argv, TOPOLOGY_USAGE, LOAD_FLAGS),
+        LOAD_SCENARIOS,
+        TOPOLOGY_USAGE,
+      );
       return async () => (require('./topology') as typeof TopologyBench).runTopology(options);
     },
   },
@@ -185,10 +198,16 @@ export function parseProfileOptions(argv: readonly string[]): {
     PROFILE_USAGE,
   );
   return {
-    scenario: values.scenario,
+    scenario: oneOf('--scenario', values.scenario, LOAD_SCENARIOS, PROFILE_USAGE),
     seconds: positiveInteger('--seconds', values.seconds, PROFILE_USAGE),
     storage: oneOf('--storage', values.storage, STORAGES, PROFILE_USAGE),
   };
+}
+
+/** Refuses a scenario key the subcommand does not know, before anything starts. */
+function withKnownScenarios(options: BenchOptions, known: readonly string[], usage: string): BenchOptions {
+  for (const key of options.scenarios) oneOf('--scenarios', key, known, usage);
+  return options;
 }
 
 function required(value: string | undefined, what: string, usage: string): string {

@@ -65,10 +65,19 @@ describe('the options of each subcommand', () => {
     [['pages', '--workers', '2'], 'unknown option --workers'],
     [['topology', '--no-sqlite'], 'unknown option --no-sqlite'],
     [['--rounds', '0'], '--rounds: "0" is not a positive integer'],
+    [
+      ['--scenarios', 'get,gett'],
+      '--scenarios: "gett" is not one of get, list, create, create-tags, create-key, replay, update',
+    ],
+    [
+      ['pages', '--scenarios', 'get'],
+      expect.stringMatching(/^--scenarios: "get" is not one of page, page-tag, .*full-list/),
+    ],
+    [['profile', '--scenario', 'page'], expect.stringMatching(/^--scenario: "page" is not one of get, /)],
   ])('refuses %j in one line: %s', (argv, message) => {
     const error = thrown(() => parseCommandLine(argv));
     expect(error).toBeInstanceOf(UsageError);
-    expect((error as UsageError).message).toBe(message);
+    expect((error as UsageError).message).toEqual(message);
     expect((error as UsageError).message).not.toContain('\n');
   });
 
