@@ -13,9 +13,10 @@ import type * as TopologyBench from './topology';
 
 /**
  * The subcommands of `npm run bench -- <subcommand>`, each with its usage and its parser. A
- * command line parses into the work to run; the measuring modules are required only when it
- * runs, so that parsing (and --help, and the unit tests) loads none of them: topology.ts, for
- * one, asks the system for its clock rate as it loads.
+ * command line parses into the work to run; the modules that run a subcommand are required only
+ * when it runs, so that parsing (and --help, and the unit tests) loads none of them, only the
+ * scenario lists it checks keys against: topology.ts, for one, asks the system for its clock
+ * rate as it loads.
  */
 export interface Command {
   name: string;
