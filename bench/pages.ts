@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type ApiSeededDataset, seedThroughApi } from './api-seed';
@@ -6,7 +5,7 @@ import { type BenchDatabase, openPostgres, openPostgresServer, openSqlite } from
 import { type FullListFigures, readFullList } from './full-list';
 import { BENCH_TOKEN } from './http-client';
 import { measure, type RunFigures } from './measure';
-import { parseOptions } from './options';
+import type { BenchOptions } from './options';
 import {
   PAGE_SCENARIOS,
   SEARCH_SCENARIO_KEYS,
@@ -14,25 +13,13 @@ import {
   SPREAD_POSITIONS,
   SPREAD_SCENARIOS,
 } from './page-scenarios';
+import { SERVICE } from './paths';
 import { type ServerProcess, startServer, withPeakRss } from './processes';
-import { describeMachine, median } from './report';
-import { cleanUp, cleanups, runMain } from './run-main';
+import { describeMachine, loadAverage, median } from './report';
+import { writeResultsFile } from './results-file';
+import { cleanUp, cleanups } from './run-main';
 import { type SeededDataset, seedAtSize } from './seed-at-size';
 
-/**
- * `npm run bench:pages`: issue 13's size checks. On each storage, two databases seeded
- * straight into the schema (1,000 and 100,000 articles) with a service on each; a page of 20
- * and a tag-filtered page of 20 are loaded on the small one, then the large one, round after
- * round, and the throughput ratio large / small should stay near 1 (flat). Then the full list
- * of the large one, read whole: time to first byte, total, and the service's peak RSS.
- * Then (issue 18) two more databases per storage, seeded through the API, where 8 clients ask
- * for pages at 200 positions spread over the id range: the same comparison from outside.
- */
-const DIST = path.resolve(__dirname, '..');
-const SERVICE = process.env.BENCH_SERVICE_MAIN
-  ? path.resolve(process.env.BENCH_SERVICE_MAIN)
-  : path.join(DIST, 'src', 'main.js');
-const RESULTS = path.resolve(DIST, '..', 'bench', 'results');
 const COMPARE = process.env.BENCH_COMPARE_MAIN ? path.resolve(process.env.BENCH_COMPARE_MAIN) : null;
 const SERVICE_ENV = { API_TOKEN: BENCH_TOKEN, LOG_LEVEL: 'warn', NODE_ENV: 'production' };
 const SIZES = { small: 1_000, large: 100_000 } as const;
@@ -68,8 +55,16 @@ interface PageRuns {
   loadAverages?: number[];
 }
 
-async function main(): Promise<void> {
-  const options = parseOptions(process.argv.slice(2));
+/**
+ * `npm run bench -- pages`: issue 13's size checks. On each storage, two databases seeded
+ * straight into the schema (1,000 and 100,000 articles) with a service on each; a page of 20
+ * and a tag-filtered page of 20 are loaded on the small one, then the large one, round after
+ * round, and the throughput ratio large / small should stay near 1 (flat). Then the full list
+ * of the large one, read whole: time to first byte, total, and the service's peak RSS.
+ * Then (issue 18) two more databases per storage, seeded through the API, where 8 clients ask
+ * for pages at 200 positions spread over the id range: the same comparison from outside.
+ */
+export async function runPages(options: BenchOptions): Promise<void> {
   const scenarios = options.scenarios.length
     ? PAGE_SCENARIOS.filter((s) => options.scenarios.includes(s.key))
     : PAGE_SCENARIOS;
@@ -99,16 +94,14 @@ async function main(): Promise<void> {
   }
   for (const report of reports) console.log(`\n${format(report)}`);
   console.log(`\nLoad average at the end: ${loadAverage()}`);
-  fs.mkdirSync(RESULTS, { recursive: true });
-  const file = path.join(RESULTS, `pages-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-  fs.writeFileSync(file, `${JSON.stringify({ machine: describeMachine(), options, reports }, null, 2)}\n`);
-  console.log(`Figures written to ${path.relative(process.cwd(), file)}`);
+  const file = writeResultsFile('pages', { machine: describeMachine(), options, reports });
+  console.log(`Figures written to ${file}`);
 }
 
 async function storagePass(
   storage: string,
   open: () => Promise<BenchDatabase>,
-  options: ReturnType<typeof parseOptions>,
+  options: BenchOptions,
   scenarios: typeof PAGE_SCENARIOS,
   fullList: boolean,
 ): Promise<StorageReport> {
@@ -195,7 +188,7 @@ async function storagePass(
 async function spreadPass(
   storage: string,
   open: () => Promise<BenchDatabase>,
-  options: ReturnType<typeof parseOptions>,
+  options: BenchOptions,
   scenarios: typeof SPREAD_SCENARIOS,
 ): Promise<NonNullable<StorageReport['spread']>> {
   const sized: { size: number; dataset: ApiSeededDataset; service: ServerProcess }[] = [];
@@ -324,10 +317,3 @@ function searchRatios(report: StorageReport): string[] {
 }
 
 const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
-const loadAverage = () =>
-  os
-    .loadavg()
-    .map((l) => l.toFixed(2))
-    .join(' ');
-
-runMain(main, 'the servers and the databases');

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 
 /**
  * Summarizes a V8 CPU profile (node --cpu-prof) by where the time is spent: self time per
- * package (or per file of this project) and the hottest functions. Usage:
- * `node dist/bench/profile-summary.js <file.cpuprofile> [top]`.
+ * package (or per file of this project) and the hottest functions:
+ * `npm run bench -- profile-summary <file.cpuprofile> [--top N]`.
  */
 interface ProfileNode {
   id: number;
@@ -62,11 +62,6 @@ export function summarizeProfile(profile: Profile, top: number): string {
   ].join('\n');
 }
 
-if (require.main === module) {
-  const [file, top] = process.argv.slice(2);
-  if (!file) {
-    console.error('usage: node dist/bench/profile-summary.js <file.cpuprofile> [top]');
-    process.exit(1);
-  }
-  console.log(summarizeProfile(JSON.parse(fs.readFileSync(file, 'utf8')) as Profile, Number(top ?? 25)));
+export function printProfileSummary(file: string, top: number): void {
+  console.log(summarizeProfile(JSON.parse(fs.readFileSync(file, 'utf8')) as Profile, top));
 }

@@ -5,27 +5,33 @@ import { openPostgres, openSqlite } from './databases';
 import { prepareDataset } from './dataset';
 import { BENCH_TOKEN } from './http-client';
 import { measure } from './measure';
+import { BUILT_SERVICE, RESULTS } from './paths';
 import { startServer } from './processes';
 import { summarizeProfile } from './profile-summary';
 import { selectScenarios } from './scenarios';
 
-/**
- * `npm run bench:profile -- <scenario> [seconds] [sqlite]`: runs one scenario against the service
- * started with node's --cpu-prof, then prints where its CPU time went. The .cpuprofile file
- * stays in bench/results/profiles/ for Chrome DevTools.
- */
-const DIST = path.resolve(__dirname, '..');
-const PROFILES = path.resolve(DIST, '..', 'bench', 'results', 'profiles');
+/** What `profile` runs: one scenario, for so many seconds, on one storage. */
+export interface ProfileOptions {
+  scenario: string;
+  seconds: number;
+  storage: 'postgres' | 'sqlite';
+}
 
-async function main(): Promise<void> {
-  const [key = 'get', seconds = '10', storage = 'postgres'] = process.argv.slice(2);
+const PROFILES = path.join(RESULTS, 'profiles');
+
+/**
+ * `npm run bench -- profile [--scenario get] [--seconds 10] [--storage postgres|sqlite]`: runs
+ * one scenario against the service started with node's --cpu-prof, then prints where its CPU
+ * time went. The .cpuprofile file stays in bench/results/profiles/ for Chrome DevTools.
+ */
+export async function profileScenario({ scenario: key, seconds, storage }: ProfileOptions): Promise<void> {
   const [scenario] = selectScenarios([key]);
   if (!scenario) throw new Error(`no scenario ${key}`);
   const database = storage === 'sqlite' ? await openSqlite() : await openPostgres();
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'blog-api-profile-'));
   try {
     const env = { API_TOKEN: BENCH_TOKEN, LOG_LEVEL: 'warn', DATABASE_URL: database.url };
-    const main = path.join(DIST, 'src', 'main.js');
+    const main = BUILT_SERVICE;
     // One process prepares the data; a second one, profiled, serves only the measured load.
     const preparer = await startServer('service', main, env);
     const dataset = await prepareDataset(preparer.url).finally(() => preparer.stop());
@@ -34,7 +40,7 @@ async function main(): Promise<void> {
     try {
       const figures = await measure(service.url, scenario, dataset, {
         connections: 32,
-        durationSeconds: Number(seconds),
+        durationSeconds: seconds,
         warmupSeconds: 3,
       });
       console.log(
@@ -55,8 +61,3 @@ async function main(): Promise<void> {
     await database.close();
   }
 }
-
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exitCode = 1;
-});

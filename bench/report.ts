@@ -114,6 +114,13 @@ export function formatPass(pass: PassReport, baseline: string | null): string {
   ].join('\n');
 }
 
+/** The 1, 5 and 15 minute load averages, as the runs print them. */
+export const loadAverage = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+
 export function describeMachine(): string {
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
   return `${os.availableParallelism()} cores (${cpu}), ${number(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${os.type()} ${os.release()}`;

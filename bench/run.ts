@@ -1,48 +1,46 @@
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type BenchDatabase, openPostgres, openSqlite } from './databases';
 import { DATASET, type PreparedDataset, prepareDataset } from './dataset';
 import { BENCH_TOKEN } from './http-client';
 import { measure, type RunSettings } from './measure';
-import { type BenchOptions, parseOptions } from './options';
+import type { BenchOptions } from './options';
 import { startOtlpSink } from './otlp-sink';
+import { SERVICE } from './paths';
 import { type ServerProcess, startServer, withPeakRss } from './processes';
-import { describeMachine, formatPass, medianCpuRatio, medianRatio, type PassReport, totalErrors } from './report';
-import { cleanUp, cleanups, runMain } from './run-main';
+import {
+  describeMachine,
+  formatPass,
+  loadAverage,
+  medianCpuRatio,
+  medianRatio,
+  type PassReport,
+  totalErrors,
+} from './report';
+import { writeResultsFile } from './results-file';
+import { cleanUp, cleanups } from './run-main';
 import { checkSameAnswers } from './sanity';
 import { type Scenario, selectScenarios } from './scenarios';
 
+/** The raw baseline, built beside this file. */
+const BASELINE = path.join(__dirname, 'baseline', 'server.js');
+
+const SERVICE_ENV: Record<string, string> = { API_TOKEN: BENCH_TOKEN, LOG_LEVEL: 'warn', NODE_ENV: 'production' };
+
 /**
- * `npm run bench`: the service and the raw baseline on one PostgreSQL database, measured
+ * `npm run bench -- http`: the service and the raw baseline on one PostgreSQL database, measured
  * alternately (service, baseline, service, baseline, …) so that a shared machine's noise hits
  * both alike; then the service alone on SQLite. Prints Markdown tables, writes the figures to
  * bench/results/, and exits 1 when any answer was not a success.
  */
-const DIST = path.resolve(__dirname, '..');
-/** BENCH_SERVICE_MAIN measures another build of the service, e.g. an older commit's dist/src/main.js. */
-const SERVICE = process.env.BENCH_SERVICE_MAIN
-  ? path.resolve(process.env.BENCH_SERVICE_MAIN)
-  : path.join(DIST, 'src', 'main.js');
-const BASELINE = path.join(__dirname, 'baseline', 'server.js');
-const RESULTS = path.resolve(DIST, '..', 'bench', 'results');
-
-const SERVICE_ENV: Record<string, string> = { API_TOKEN: BENCH_TOKEN, LOG_LEVEL: 'warn', NODE_ENV: 'production' };
-
-async function main(): Promise<void> {
-  const options = parseOptions(process.argv.slice(2));
+export async function runHttp(options: BenchOptions): Promise<void> {
   if (options.serviceNodeOptions) SERVICE_ENV.NODE_OPTIONS = options.serviceNodeOptions;
 
   const scenarios = selectScenarios(options.scenarios);
   const settings: RunSettings = options;
   const startedAt = new Date();
   const loadAverageAtStart = os.loadavg();
-  console.log(
-    `Machine: ${describeMachine()}; load average ${os
-      .loadavg()
-      .map((l) => l.toFixed(2))
-      .join(' ')}`,
-  );
+  console.log(`Machine: ${describeMachine()}; load average ${loadAverage()}`);
   console.log(
     `${options.connections} connections, ${options.durationSeconds} s runs after ${options.warmupSeconds} s warm-up, ` +
       `dataset ${DATASET.articles} articles (${DATASET.tagsPerArticle} of ${DATASET.tags} tags, ` +
@@ -55,13 +53,8 @@ async function main(): Promise<void> {
 
   for (const pass of passes)
     console.log(`\n${formatPass(pass, pass.targets.includes('baseline') ? 'baseline' : null)}\n`);
-  console.log(
-    `Load average at the end: ${os
-      .loadavg()
-      .map((l) => l.toFixed(2))
-      .join(' ')}`,
-  );
-  const file = writeResults({
+  console.log(`Load average at the end: ${loadAverage()}`);
+  const file = writeResultsFile('bench', {
     startedAt,
     options,
     machine: describeMachine(),
@@ -69,7 +62,7 @@ async function main(): Promise<void> {
     loadAverage: { start: loadAverageAtStart, end: os.loadavg() },
     passes,
   });
-  console.log(`Figures written to ${path.relative(process.cwd(), file)}`);
+  console.log(`Figures written to ${file}`);
   const errors = passes.reduce((sum, pass) => sum + totalErrors(pass), 0);
   if (errors > 0) {
     console.error(`FAILED: ${errors} answers were errors (not 2xx with statusCode 10000)`);
@@ -279,12 +272,3 @@ async function prepare(url: string, database: BenchDatabase): Promise<PreparedDa
   );
   return dataset;
 }
-
-function writeResults(results: object): string {
-  fs.mkdirSync(RESULTS, { recursive: true });
-  const file = path.join(RESULTS, `bench-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-  fs.writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
-  return file;
-}
-
-runMain(main, 'the servers and the database');

@@ -5,6 +5,7 @@ import { Client } from 'pg';
 import { openSqliteDatabase } from '../src/infrastructure/persistence/typeorm/sqlite-driver';
 import { type BenchDatabase, openPostgres, openSqlite } from './databases';
 import { categoryName, DATASET, type PreparedDataset, SEARCH_SHARES, SEARCH_WORDS, tagName } from './dataset';
+import { DIST } from './paths';
 
 /**
  * Seeds a database with many articles straight into the schema, in batched SQL: one INSERT …
@@ -27,7 +28,6 @@ export interface SeededDataset extends PreparedDataset {
 
 const FILLER = 'Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore.';
 const CONTENT = `${FILLER} ${FILLER}`;
-const DIST = path.resolve(__dirname, '..');
 
 /**
  * 0..65535 from an article id and a draw number `draw` (0..7, an SQL expression): the high
@@ -217,13 +217,11 @@ function seedSqlite(database: BenchDatabase, count: number): Counted {
 }
 
 /**
- * `node dist/bench/seed-at-size.js [articles] [postgres|sqlite …]`: seeds a fresh database of
+ * `npm run bench -- seed [--articles N] [--kinds postgres,sqlite]`: seeds a fresh database of
  * each kind, prints the time and the counts, and drops it.
  */
-async function main(): Promise<void> {
-  const count = Number(process.argv[2] ?? 100_000);
-  const kinds = process.argv.slice(3);
-  for (const kind of kinds.length > 0 ? kinds : ['postgres', 'sqlite']) {
+export async function timeSeeding(count: number, kinds: readonly ('postgres' | 'sqlite')[]): Promise<void> {
+  for (const kind of kinds) {
     const database = kind === 'postgres' ? await openPostgres() : await openSqlite();
     try {
       const seeded = await seedAtSize(database, count);
@@ -236,11 +234,4 @@ async function main(): Promise<void> {
       await database.close();
     }
   }
-}
-
-if (require.main === module) {
-  main().catch((error: unknown) => {
-    console.error(error);
-    process.exitCode = 1;
-  });
 }

@@ -14,21 +14,13 @@ import { measureClosedLoop } from './closed-loop';
 import { type PreparedDataset, prepareDataset } from './dataset';
 import { BENCH_TOKEN } from './http-client';
 import type { RunFigures, RunSettings } from './measure';
-import { parseOptions } from './options';
+import type { BenchOptions } from './options';
+import { BUILT_SERVICE } from './paths';
 import { type ServerProcess, startServer } from './processes';
-import { describeMachine, formatPass, medianRatio, type PassReport, summarize } from './report';
-import { cleanups, runMain } from './run-main';
+import { describeMachine, formatPass, loadAverage, medianRatio, type PassReport, summarize } from './report';
+import { writeResultsFile } from './results-file';
+import { cleanups } from './run-main';
 import { type Scenario, selectScenarios } from './scenarios';
-
-/**
- * `npm run bench:topology`: the topology of `npm run topology` on this machine, measured side by
- * side in one run, round after round: through HAProxy with 1 and 2 instances, one instance
- * directly (the HAProxy hop), reads on the replica or the primary, PgBouncer or a direct
- * connection (the pooler hop, with and without prepared statements). docs/SCALING.md quotes it.
- */
-const DIST = path.resolve(__dirname, '..');
-const MAIN = path.join(DIST, 'src', 'main.js');
-const RESULTS = path.resolve(DIST, '..', 'bench', 'results');
 
 interface Target {
   label: string;
@@ -39,8 +31,14 @@ interface Target {
   prepare?: () => Promise<void>;
 }
 
-async function main(): Promise<void> {
-  const options = parseOptions(process.argv.slice(2));
+/**
+ * `npm run bench -- topology`: the topology of `npm run topology` on this machine, measured
+ * side by side in one run, round after round: through HAProxy with 1 and 2 instances, one
+ * instance directly (the HAProxy hop), reads on the replica or the primary, PgBouncer or a
+ * direct connection (the pooler hop, with and without prepared statements). docs/SCALING.md
+ * quotes it.
+ */
+export async function runTopology(options: BenchOptions): Promise<void> {
   const scenarios = selectScenarios(options.scenarios.length > 0 ? options.scenarios : ['get', 'list', 'create']);
   console.log(`Machine: ${describeMachine()}; load average ${loadAverage()}`);
 
@@ -114,10 +112,8 @@ async function main(): Promise<void> {
     console.log(`\n${formatPass(pass, null)}\n`);
   }
   console.log(`Load average at the end: ${loadAverage()}`);
-  fs.mkdirSync(RESULTS, { recursive: true });
-  const file = path.join(RESULTS, `topology-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-  fs.writeFileSync(file, `${JSON.stringify({ machine: describeMachine(), options, passes }, null, 2)}\n`);
-  console.log(`Figures written to ${path.relative(process.cwd(), file)}`);
+  const file = writeResultsFile('topology', { machine: describeMachine(), options, passes });
+  console.log(`Figures written to ${file}`);
 }
 
 /** Each round runs every scenario on each target in turn, so the machine's noise hits all alike. */
@@ -232,15 +228,7 @@ async function waitForReplica(state: TopologyState): Promise<void> {
 }
 
 async function start(label: string, env: Record<string, string>): Promise<ServerProcess> {
-  const server = await startServer(label, MAIN, env);
+  const server = await startServer(label, BUILT_SERVICE, env);
   cleanups.push(() => server.stop());
   return server;
 }
-
-const loadAverage = () =>
-  os
-    .loadavg()
-    .map((l) => l.toFixed(2))
-    .join(' ');
-
-runMain(main, 'the topology');

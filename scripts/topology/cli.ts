@@ -1,3 +1,4 @@
+import { parseArgs } from 'node:util';
 import { defaultStateDir, settingsFromEnv } from './settings';
 import { describeComponent, loadState } from './state';
 import { down, roleLines, status, switchover, up } from './topology';
@@ -61,11 +62,39 @@ async function main(command: string | undefined): Promise<number> {
       return 0;
     default:
       console.error(USAGE);
-      return command === undefined || command === '--help' ? 0 : 2;
+      return command === undefined ? 0 : 2;
   }
 }
 
-main(process.argv[2]).then(
+/**
+ * The command, from the one positional argument; undefined (the usage, exit 0) for none or
+ * --help. A flag other than --help, or a second argument, is an error of its own: exit 2.
+ */
+function commandOf(argv: string[]): string | undefined {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: { help: { type: 'boolean' } },
+    strict: true,
+    allowPositionals: true,
+  });
+  if (values.help) return undefined;
+  if (positionals.length > 1) throw new TypeError(`unexpected argument ${positionals[1]}`);
+  return positionals[0];
+}
+
+async function run(argv: string[]): Promise<number> {
+  let command: string | undefined;
+  try {
+    command = commandOf(argv);
+  } catch (error) {
+    // parseArgs' first sentence names the argument; its second gives advice the usage gives better.
+    console.error(`topology: ${(error as Error).message.split('. ')[0]}\n\n${USAGE}`);
+    return 2;
+  }
+  return main(command);
+}
+
+run(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
   },

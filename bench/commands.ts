@@ -1,0 +1,217 @@
+import { HELP, oneOf, parseStrict, positiveInteger, UsageError } from './command-line';
+import type * as Explain from './explain';
+import { type BenchFlag, type BenchOptions, HTTP_USAGE, parseOptions } from './options';
+import { PAGE_SCENARIOS, SPREAD_SCENARIOS } from './page-scenarios';
+import type * as PagesBench from './pages';
+import type * as Profiling from './profile';
+import type * as ProfileSummary from './profile-summary';
+import type * as ReportFile from './report-file';
+import type * as HttpBench from './run';
+import { SCENARIOS } from './scenarios';
+import type * as Seeding from './seed-at-size';
+import type * as TopologyBench from './topology';
+
+/**
+ * The subcommands of `npm run bench -- <subcommand>`, each with its usage and its parser. A
+ * command line parses into the work to run; the modules that run a subcommand are required only
+ * when it runs, so that parsing (and --help, and the unit tests) loads none of them, only the
+ * scenario lists it checks keys against: topology.ts, for one, asks the system for its clock
+ * rate as it loads.
+ */
+export interface Command {
+  name: string;
+  summary: string;
+  usage: string;
+  /** What runMain stops on an interrupt, for its message. */
+  what: string;
+  /** The options of `argv` (after the subcommand's name), as the work to run. */
+  parse(argv: readonly string[]): () => Promise<void>;
+}
+
+/** The flags the measuring subcommands share with http (options.ts), without http's own. */
+const LOAD_FLAGS: readonly BenchFlag[] = ['quick', 'rounds', 'duration', 'warmup', 'connections', 'scenarios'];
+
+const PAGES_USAGE = `npm run bench -- pages [--quick] [--rounds N] [--duration S] [--warmup S] [--connections N]
+                       [--scenarios page,page-tag,page-search-rare,page-search-common,
+                                    full-list,spread-page,spread-tag]
+                       [--no-sqlite] [--no-postgres]
+Pages of 20 at 1,000 and 100,000 articles seeded in SQL, the whole list at 100,000, then pages at
+spread positions after a seed through the API. BENCH_COMPARE_MAIN=<a build's dist/src/main.js>
+reads that build's whole list in turn with the service's; BENCH_SERVICE_MAIN and
+BENCH_DATABASE_URL as for http.`;
+
+const TOPOLOGY_USAGE = `npm run bench -- topology [--quick] [--rounds N] [--duration S] [--warmup S] [--connections N]
+                          [--scenarios get,create,list,...]
+The topology of \`npm run topology\` (as root), measured hop by hop; scenarios get, list and create
+unless --scenarios says otherwise.`;
+
+const SEED_USAGE = `npm run bench -- seed [--articles N] [--kinds postgres,sqlite]
+Seeds a fresh database of each kind with N articles (100000) in SQL, prints the time and the
+counts, and drops it.`;
+
+const EXPLAIN_USAGE = `npm run bench -- explain [--articles N]
+Seeds a fresh PostgreSQL and SQLite database with N articles (100000) and prints the plans of the
+repository's page, search, links and get-by-id statements.`;
+
+const PROFILE_USAGE = `npm run bench -- profile [--scenario KEY] [--seconds S] [--storage postgres|sqlite]
+Runs one scenario (get) for S seconds (10) on a service started with --cpu-prof, on PostgreSQL
+unless --storage sqlite, prints where its CPU went and keeps the profile in bench/results/profiles/.`;
+
+const PROFILE_SUMMARY_USAGE = `npm run bench -- profile-summary <file.cpuprofile> [--top N]
+Where the CPU time of a V8 profile went: the N (25) biggest packages or files and functions.`;
+
+const REPORT_USAGE = `npm run bench -- report <bench/results/bench-….json>
+Prints the tables of an http results file again.`;
+
+const STORAGES = ['postgres', 'sqlite'] as const;
+const LOAD_SCENARIOS = SCENARIOS.map((scenario) => scenario.key);
+/** pages: its page scenarios, the whole list, and the pages after a seed through the API. */
+const PAGES_SCENARIOS = [...PAGE_SCENARIOS, { key: 'full-list' }, ...SPREAD_SCENARIOS].map((scenario) => scenario.key);
+
+export const COMMANDS: readonly Command[] = [
+  {
+    name: 'http',
+    summary: 'the service against the raw baseline (and other builds), PostgreSQL then SQLite',
+    usage: HTTP_USAGE,
+    what: 'the servers and the database',
+    parse(argv) {
+      const options = withKnownScenarios(parseOptions(argv), LOAD_SCENARIOS, HTTP_USAGE);
+      return async () => (require('./run') as typeof HttpBench).runHttp(options);
+    },
+  },
+  {
+    name: 'pages',
+    summary: 'pages, search and the whole list at 1,000 and 100,000 articles',
+    usage: PAGES_USAGE,
+    what: 'the servers and the databases',
+    parse(argv) {
+      const options = withKnownScenarios(
+        parseOptions(argv, PAGES_USAGE, [...LOAD_FLAGS, 'no-sqlite', 'no-postgres']),
+        PAGES_SCENARIOS,
+        PAGES_USAGE,
+      );
+      return async () => (require('./pages') as typeof PagesBench).runPages(options);
+    },
+  },
+  {
+    name: 'topology',
+    summary: 'the topology of `npm run topology`, hop by hop (as root)',
+    usage: TOPOLOGY_USAGE,
+    what: 'the topology',
+    parse(argv) {
+      const options = withKnownScenarios(
+        parseOptions(argv, TOPOLOGY_USAGE, LOAD_FLAGS),
+        LOAD_SCENARIOS,
+        TOPOLOGY_USAGE,
+      );
+      return async () => (require('./topology') as typeof TopologyBench).runTopology(options);
+    },
+  },
+  {
+    name: 'seed',
+    summary: 'seeds N articles in SQL on each storage, timed',
+    usage: SEED_USAGE,
+    what: 'the databases',
+    parse(argv) {
+      const { articles, kinds } = parseSeedOptions(argv);
+      return async () => (require('./seed-at-size') as typeof Seeding).timeSeeding(articles, kinds);
+    },
+  },
+  {
+    name: 'explain',
+    summary: "the plans of the repository's statements at N articles",
+    usage: EXPLAIN_USAGE,
+    what: 'the databases',
+    parse(argv) {
+      const { values } = parseStrict(argv, { ...HELP, articles: { type: 'string', default: '100000' } }, EXPLAIN_USAGE);
+      const articles = positiveInteger('--articles', values.articles, EXPLAIN_USAGE);
+      return async () => (require('./explain') as typeof Explain).explainPlans(articles);
+    },
+  },
+  {
+    name: 'profile',
+    summary: 'one scenario on a service under --cpu-prof, and where its CPU went',
+    usage: PROFILE_USAGE,
+    what: 'the service and the database',
+    parse(argv) {
+      const options = parseProfileOptions(argv);
+      return async () => (require('./profile') as typeof Profiling).profileScenario(options);
+    },
+  },
+  {
+    name: 'profile-summary',
+    summary: 'where the CPU time of a .cpuprofile file went',
+    usage: PROFILE_SUMMARY_USAGE,
+    what: 'nothing',
+    parse(argv) {
+      const { values, positionals } = parseStrict(
+        argv,
+        { ...HELP, top: { type: 'string', default: '25' } },
+        PROFILE_SUMMARY_USAGE,
+        1,
+      );
+      const file = required(positionals[0], 'a .cpuprofile file', PROFILE_SUMMARY_USAGE);
+      const top = positiveInteger('--top', values.top, PROFILE_SUMMARY_USAGE);
+      return async () => (require('./profile-summary') as typeof ProfileSummary).printProfileSummary(file, top);
+    },
+  },
+  {
+    name: 'report',
+    summary: 'prints the tables of an http results file again',
+    usage: REPORT_USAGE,
+    what: 'nothing',
+    parse(argv) {
+      const { positionals } = parseStrict(argv, HELP, REPORT_USAGE, 1);
+      const file = required(positionals[0], 'a results file', REPORT_USAGE);
+      return async () => (require('./report-file') as typeof ReportFile).printResultsFile(file);
+    },
+  },
+];
+
+export function parseSeedOptions(argv: readonly string[]): {
+  articles: number;
+  kinds: ('postgres' | 'sqlite')[];
+} {
+  const { values } = parseStrict(
+    argv,
+    { ...HELP, articles: { type: 'string', default: '100000' }, kinds: { type: 'string', default: 'postgres,sqlite' } },
+    SEED_USAGE,
+  );
+  return {
+    articles: positiveInteger('--articles', values.articles, SEED_USAGE),
+    kinds: values.kinds.split(',').map((kind) => oneOf('--kinds', kind, STORAGES, SEED_USAGE)),
+  };
+}
+
+export function parseProfileOptions(argv: readonly string[]): {
+  scenario: string;
+  seconds: number;
+  storage: 'postgres' | 'sqlite';
+} {
+  const { values } = parseStrict(
+    argv,
+    {
+      ...HELP,
+      scenario: { type: 'string', default: 'get' },
+      seconds: { type: 'string', default: '10' },
+      storage: { type: 'string', default: 'postgres' },
+    },
+    PROFILE_USAGE,
+  );
+  return {
+    scenario: oneOf('--scenario', values.scenario, LOAD_SCENARIOS, PROFILE_USAGE),
+    seconds: positiveInteger('--seconds', values.seconds, PROFILE_USAGE),
+    storage: oneOf('--storage', values.storage, STORAGES, PROFILE_USAGE),
+  };
+}
+
+/** Refuses a scenario key the subcommand does not know, before anything starts. */
+function withKnownScenarios(options: BenchOptions, known: readonly string[], usage: string): BenchOptions {
+  for (const key of options.scenarios) oneOf('--scenarios', key, known, usage);
+  return options;
+}
+
+function required(value: string | undefined, what: string, usage: string): string {
+  if (value === undefined) throw new UsageError(`expected ${what}`, usage);
+  return value;
+}
