@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
-import readline from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { waitForListening } from './listening-line';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -55,27 +55,19 @@ export async function npmStart(
   const killAll = () => {
     if (anyAlive()) process.kill(-group, 'SIGKILL');
   };
-  const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`npm start did not listen within ${startMs} ms: ${stderr}`)),
-      startMs,
-    );
-    readline.createInterface({ input: npm.stdout as NodeJS.ReadableStream }).on('line', (line) => {
-      options.onLine?.(line);
-      const listening = /"port":(\d+).*"msg":"blog article API is listening"/.exec(line);
-      if (listening) {
-        clearTimeout(timer);
-        resolve(Number(listening[1]));
-      }
-    });
-    void exited.then((code) => {
-      clearTimeout(timer);
-      reject(new Error(`npm start exited with ${code} before listening: ${stderr}`));
-    });
-  }).catch((error: unknown) => {
-    killAll();
-    throw error;
-  });
+  const port = await waitForListening(npm, {
+    what: 'npm start',
+    withinMs: startMs,
+    exited,
+    stderr: () => stderr,
+    onLine: options.onLine,
+  }).then(
+    (entry) => Number(entry.port),
+    (error: unknown) => {
+      killAll();
+      throw error;
+    },
+  );
   return { npm, baseUrl: `http://127.0.0.1:${port}`, exited, stderr: () => stderr, anyAlive, killAll };
 }
 

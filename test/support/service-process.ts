@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
-import readline from 'node:readline';
+import { waitForListening } from './listening-line';
 
 const BUILT = path.resolve(__dirname, '../../dist/src');
 const MAIN = path.join(BUILT, 'main.js');
@@ -50,37 +50,31 @@ export function startService(
     stderr += chunk;
   });
   const logLines: Array<Record<string, unknown>> = [];
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`service did not start in 20 s: ${stderr}`)), 20_000);
-    readline.createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
-      const entry = safeJson(line);
-      if (entry) {
-        logLines.push(entry);
-        options.onJsonLine?.(entry);
-      }
-      const ready = options.readyWhen ?? ((line) => line.msg === 'blog article API is listening');
-      if (entry && ready !== 'spawned' && ready(entry)) {
-        clearTimeout(timer);
-        resolve({
-          process: child,
-          baseUrl: `http://127.0.0.1:${entry.port}`,
-          exited,
-          logLines,
-          stderr: () => stderr,
-        });
-      }
-    });
-    if (options.readyWhen === 'spawned') {
-      child.once('spawn', () => {
-        clearTimeout(timer);
-        resolve({ process: child, baseUrl: 'http://127.0.0.1', exited, logLines, stderr: () => stderr });
-      });
-    }
-    void exited.then((code) => {
-      clearTimeout(timer);
-      reject(new Error(`service exited with ${code} before listening: ${stderr}`));
-    });
+  const running = (port?: unknown): RunningService => ({
+    process: child,
+    baseUrl: port === undefined ? 'http://127.0.0.1' : `http://127.0.0.1:${port}`,
+    exited,
+    logLines,
+    stderr: () => stderr,
   });
+  const listening = waitForListening(child, {
+    what: 'service',
+    withinMs: 20_000,
+    exited,
+    stderr: () => stderr,
+    ready: options.readyWhen === 'spawned' ? undefined : options.readyWhen,
+    onLine: (_line, entry) => {
+      if (!entry) return;
+      logLines.push(entry);
+      options.onJsonLine?.(entry);
+    },
+  });
+  if (options.readyWhen === 'spawned') {
+    // The log is still collected; whether it listens or exits is the test's to see.
+    listening.catch(() => {});
+    return new Promise((resolve) => child.once('spawn', () => resolve(running())));
+  }
+  return listening.then((entry) => running(entry.port));
 }
 
 /** Stops a service a test started (SIGTERM) and waits for its exit, unless it has exited already. */
@@ -122,12 +116,4 @@ export function runScriptToExit(
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
     child.once('exit', (code) => resolve({ code, stdout, stderr })),
   );
-}
-
-function safeJson(line: string): Record<string, unknown> | null {
-  try {
-    return JSON.parse(line);
-  } catch {
-    return null;
-  }
 }
