@@ -37,8 +37,8 @@ const PAGES_USAGE = `npm run bench -- pages [--quick] [--rounds N] [--duration S
                        [--no-sqlite] [--no-postgres]
 Pages of 20 at 1,000 and 100,000 articles seeded in SQL, the whole list at 100,000, then pages at
 spread positions after a seed through the API. BENCH_COMPARE_MAIN=<a build's dist/src/main.js>
-reads that build's whole list in turn with the service's; BENCH_SERVICE_MAIN and
-BENCH_DATABASE_URL as for http.`;
+measures that build's pages and whole list at 100,000 in turn with the service's;
+BENCH_SERVICE_MAIN and BENCH_DATABASE_URL as for http.`;
 
 const TOPOLOGY_USAGE = `npm run bench -- topology [--quick] [--rounds N] [--duration S] [--warmup S] [--connections N]
                           [--scenarios get,create,list,...]

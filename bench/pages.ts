@@ -51,6 +51,10 @@ interface PageRuns {
   title: string;
   runs: Record<number, RunFigures[]>;
   ratios: number[];
+  /** BENCH_COMPARE_MAIN's build on the large database, run in turn with the service's runs. */
+  comparedRuns?: RunFigures[];
+  /** Per round: the service's large-size req/s over the compared build's. */
+  comparedRatios?: number[];
   /** The 1-minute load average when each run (either size) began. */
   loadAverages?: number[];
 }
@@ -127,36 +131,43 @@ async function storagePass(
     pages: scenarios.map((s) => ({ key: s.key, title: s.title, runs: {}, ratios: [] })),
     fullList: [],
   };
+  const large = sized[1] as Sized;
+  // BENCH_COMPARE_MAIN: another build's service on the same large database, measured in turn
+  // with this one (its pages after the service's large runs, its whole list read by turns), so
+  // that both see the same machine.
+  const compared = COMPARE
+    ? await startServer('service compared', COMPARE, { ...SERVICE_ENV, DATABASE_URL: large.database.url })
+    : null;
+  if (compared) cleanups.push(() => compared.stop());
   for (let round = 1; round <= options.rounds; round++) {
     for (const [index, scenario] of scenarios.entries()) {
       const entry = report.pages[index] as StorageReport['pages'][number];
-      // Small first in odd rounds, large first in even ones: an order effect cancels out.
-      for (const { size, dataset, service } of round % 2 ? sized : [...sized].reverse()) {
+      const targets: { size: number; label: string; service: ServerProcess; dataset: SeededDataset }[] = sized.map(
+        ({ size, dataset, service }) => ({ size, label: 'articles', service, dataset }),
+      );
+      if (compared) targets.push({ size: SIZES.large, label: 'compared', service: compared, dataset: large.dataset });
+      // In odd rounds small first, in even ones the reverse: an order effect cancels out.
+      for (const { size, label, dataset, service } of round % 2 ? targets : [...targets].reverse()) {
         const figures = await measure(service.url, scenario, dataset, options);
         service.checkAlive();
-        entry.runs[size] = [...(entry.runs[size] ?? []), figures];
+        if (service === compared) entry.comparedRuns = [...(entry.comparedRuns ?? []), figures];
+        else entry.runs[size] = [...(entry.runs[size] ?? []), figures];
         console.log(
-          `${storage} round ${round}/${options.rounds} ${scenario.title.padEnd(36)} ${String(size).padStart(6)} articles ` +
+          `${storage} round ${round}/${options.rounds} ${scenario.title.padEnd(36)} ${String(size).padStart(6)} ${label.padEnd(8)} ` +
             `${figures.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${figures.p50Ms.toFixed(1)} ms  ` +
             `p99 ${figures.p99Ms.toFixed(1)} ms  errors ${figures.errors}`,
         );
       }
       const small = entry.runs[SIZES.small]?.[round - 1]?.requestsPerSecond ?? Number.NaN;
-      const large = entry.runs[SIZES.large]?.[round - 1]?.requestsPerSecond ?? Number.NaN;
-      entry.ratios.push(large / small);
+      const largeRate = entry.runs[SIZES.large]?.[round - 1]?.requestsPerSecond ?? Number.NaN;
+      entry.ratios.push(largeRate / small);
+      const comparedRate = entry.comparedRuns?.[round - 1]?.requestsPerSecond;
+      if (comparedRate) entry.comparedRatios = [...(entry.comparedRatios ?? []), largeRate / comparedRate];
     }
   }
-  const large = sized[1] as Sized;
   if (fullList) {
-    // BENCH_COMPARE_MAIN: another build's service on the same large database, read in turn with
-    // this one, so that both see the same machine (issue 18: the list before and after).
     const readers: { label: string; service: ServerProcess }[] = [{ label: 'service', service: large.service }];
-    if (COMPARE) {
-      const compared = await startServer('service compared', COMPARE, {
-        ...SERVICE_ENV,
-        DATABASE_URL: large.database.url,
-      });
-      cleanups.push(() => compared.stop());
+    if (compared) {
       readers.push({ label: 'service compared', service: compared });
       report.comparedFullList = [];
     }
@@ -280,7 +291,16 @@ function format(report: StorageReport): string {
         `load ${reads.map((r) => r.loadAverage.toFixed(1)).join(', ')} (issue 18 targets on PostgreSQL: first byte ≤ 100 ms, total ≤ 2,000 ms, RSS ≤ 150 MB).`,
     );
   }
-  if (COMPARE) lines.push(`service compared: ${COMPARE}`);
+  if (COMPARE) {
+    for (const page of report.pages.filter((p) => p.comparedRuns)) {
+      const ratios = page.comparedRatios ?? [];
+      lines.push(
+        `${page.title} at ${SIZES.large}, service / compared req/s: ${median(ratios).toFixed(2)} ` +
+          `(${ratios.map((r) => r.toFixed(2)).join(', ')}); compared ${median((page.comparedRuns ?? []).map((r) => r.requestsPerSecond)).toFixed(0)} req/s`,
+      );
+    }
+    lines.push(`service compared: ${COMPARE}`);
+  }
   if (report.spread) {
     const { seedSeconds, pages } = report.spread;
     const loads = pages.flatMap((page) => page.loadAverages ?? []);
