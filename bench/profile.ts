@@ -5,7 +5,7 @@ import { openPostgres, openSqlite } from './databases';
 import { prepareDataset } from './dataset';
 import { BENCH_TOKEN } from './http-client';
 import { measure } from './measure';
-import { BUILT_SERVICE, RESULTS } from './paths';
+import { RESULTS, SERVICE } from './paths';
 import { startServer } from './processes';
 import { summarizeProfile } from './profile-summary';
 import { selectScenarios } from './scenarios';
@@ -31,7 +31,7 @@ export async function profileScenario({ scenario: key, seconds, storage }: Profi
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'blog-api-profile-'));
   try {
     const env = { API_TOKEN: BENCH_TOKEN, LOG_LEVEL: 'warn', DATABASE_URL: database.url };
-    const main = BUILT_SERVICE;
+    const main = SERVICE;
     // One process prepares the data; a second one, profiled, serves only the measured load.
     const preparer = await startServer('service', main, env);
     const dataset = await prepareDataset(preparer.url).finally(() => preparer.stop());
