@@ -5,6 +5,7 @@ import { deleteContract } from './delete';
 import { keyedCreatesContract } from './keyed-creates';
 import { listsAndPagesContract } from './lists-and-pages';
 import { searchContract } from './search';
+import { searchAgreesWithOracleContract } from './search-agrees-with-oracle';
 import { type OpenContractSubject, sharedContractSubject } from './subject';
 import { tagsAndCategoriesContract } from './tags-and-categories';
 import { updateContract } from './update';
@@ -25,6 +26,7 @@ export function articleRepositoryContract(name: string, open: OpenContractSubjec
     listsAndPagesContract(shared.open);
     tagsAndCategoriesContract(shared.open);
     searchContract(shared.open);
+    searchAgreesWithOracleContract(shared.open);
     wholeListStreamContract(shared.open);
     dataVersionContract(shared.open);
     deleteContract(shared.open);

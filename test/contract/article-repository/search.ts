@@ -105,6 +105,22 @@ export function searchContract(open: OpenContractSubject): void {
       await expect(search('___')).resolves.toEqual([]);
     });
 
+    it('tells U+FFFF and U+FFFE from U+FFFD, in pages and in the whole list (issue 26)', async () => {
+      // FTS5's trigram tokenizer reads both noncharacters as U+FFFD: its match alone is not enough.
+      // The issue's repro: no article holds "qv\uFFFDw".
+      await withContent('Qv\uFFFFw');
+      await expect(search('qv\uFFFDw')).resolves.toEqual([]);
+
+      await withContent('Qv\uFFFEw');
+      const replacement = await withContent('Qv\uFFFDw');
+      const query = foldForSearch('qv\uFFFDw');
+      await expect(search('qv\uFFFDw')).resolves.toEqual([replacement.id]);
+      await expect(search('qv\uFFFDw', { limit: 1 })).resolves.toEqual([replacement.id]);
+      const streamed: Article[] = [];
+      for await (const chunk of repository.streamVisible({ foldedQuery: query })) streamed.push(...chunk);
+      expect(ids(streamed)).toEqual([replacement.id]);
+    });
+
     it('follows updates: text removed is no longer found, text added is', async () => {
       const article = await repository.create(
         aNewArticle().with({ title: 'Old title', description: 'old words', content: 'old body' }).build(),

@@ -50,6 +50,18 @@ export function searchSuite(kind: StorageKind): void {
       expect(await search('hello+world'.replace('+', ' '))).toEqual([spaced.id]);
     });
 
+    it('tells U+FFFF from U+FFFD (issue 26): not in a page, not in the whole list', async () => {
+      await create({ content: 'Qv\uFFFFw' });
+      // The issue's request as it was sent: EF BF BD is U+FFFD in UTF-8.
+      const whole = await get('/article?q=qv%EF%BF%BDw');
+      expect(whole.status).toBe(200);
+      expect(whole.body.data).toEqual([]);
+      expect(await search('qv\uFFFDw', '&limit=5')).toEqual([]);
+      const replacement = await create({ content: 'QV\uFFFDW' });
+      expect(await search('qv\uFFFDw')).toEqual([replacement.id]);
+      expect(await search('qv\uFFFDw', '&limit=1')).toEqual([replacement.id]);
+    });
+
     it('stops finding an article once an update removes the text', async () => {
       const article = await create({ title: 'Rust notes', content: 'body' });
       expect(await search('rust')).toEqual([article.id]);

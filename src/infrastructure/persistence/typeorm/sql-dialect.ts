@@ -70,9 +70,10 @@ export interface SqlDialect {
   combinesWrites: boolean;
   /**
    * Keeps the articles (alias `a`) whose folded title, description or content contains the
-   * folded query in parameter `param`, each field on its own (a match never spans two).
-   * `indexed`: the query has at least 3 code points, enough for the trigram index. `index`, when
-   * there is one, is a table the statement joins on `rowId` = article id and may walk in id order.
+   * folded query in parameter `param`, each field on its own (a match never spans two), exactly:
+   * an index may narrow, never decide. `indexed`: the query has at least 3 code points, enough
+   * for the trigram index. `index`, when there is one, is a table the statement joins on
+   * `rowId` = article id and may walk in id order.
    */
   searchFolded(
     a: string,
@@ -86,8 +87,8 @@ export interface SqlDialect {
    * probed); PostgreSQL's planner makes that choice itself from the column statistics.
    */
   probesBeforeSearchIndex: boolean;
-  /** The parameter value searchFolded compares with, for a folded query. */
-  searchValue(foldedQuery: string, indexed: boolean): string;
+  /** The parameter value searchFolded compares with, for a folded query (indexed or not). */
+  searchValue(foldedQuery: string): string;
   encodeBoolean(value: boolean): unknown;
   encodeTimestamp(value: Date): unknown;
   /** JSON columns: PostgreSQL's driver parses them, SQLite answers text. */
@@ -161,22 +162,23 @@ export const SQLITE_DIALECT: SqlDialect = {
   dataVersion: `SELECT data_version || ':' || total_changes() AS version FROM pragma_data_version`,
   lockRow: '',
   combinesWrites: false,
-  // The FTS5 table (trigram tokenizer, case-sensitive on the folded copies) answers a phrase, that
-  // is a substring within one column, by rowid; a query under 3 code points has no trigram, so
-  // it is checked with instr() (literal, no pattern characters) on each article read in id order.
-  searchFolded: (a, param, indexed) =>
-    indexed
-      ? {
-          condition: `article_search MATCH ${param}`,
-          index: { table: 'article_search', rowId: 'article_search.rowid' },
-        }
-      : {
-          condition: `(instr(${a}.search_title, ${param}) > 0 OR instr(${a}.search_description, ${param}) > 0
-                       OR instr(${a}.search_content, ${param}) > 0)`,
-        },
+  // instr() (literal, no pattern characters) decides on each article. The FTS5 table (trigram
+  // tokenizer, case-sensitive on the folded copies) only narrows to the rows holding the query
+  // as a phrase: its tokenizer reads U+FFFE and U+FFFF as U+FFFD, so its matches are confirmed.
+  // A query under 3 code points has no trigram: instr() alone, on each article read in id order.
+  searchFolded: (a, param, indexed) => {
+    const contains = `(instr(${a}.search_title, ${param}) > 0 OR instr(${a}.search_description, ${param}) > 0
+                       OR instr(${a}.search_content, ${param}) > 0)`;
+    if (!indexed) return { condition: contains };
+    // An FTS5 string: inside double quotes every character is literal but the quote, doubled.
+    const phrase = `'"' || replace(${param}, '"', '""') || '"'`;
+    return {
+      condition: `article_search MATCH ${phrase} AND ${contains}`,
+      index: { table: 'article_search', rowId: 'article_search.rowid' },
+    };
+  },
   probesBeforeSearchIndex: true,
-  // An FTS5 string: inside double quotes every character is literal but the quote, doubled.
-  searchValue: (foldedQuery, indexed) => (indexed ? `"${foldedQuery.replaceAll('"', '""')}"` : foldedQuery),
+  searchValue: (foldedQuery) => foldedQuery,
   encodeBoolean: (value) => (value ? 1 : 0),
   encodeTimestamp: (value) => value.toISOString().replace('T', ' ').replace('Z', ''),
   decodeJson: <T>(value: unknown) => JSON.parse(value as string) as T,

@@ -108,7 +108,7 @@ export function filterValues(
   const values: unknown[] = [];
   if (filter.tagName !== undefined) values.push(filter.tagName);
   if (filter.categoryName !== undefined) values.push(filter.categoryName);
-  if (filter.foldedQuery !== undefined) values.push(d.searchValue(filter.foldedQuery, shape.search === 'indexed'));
+  if (filter.foldedQuery !== undefined) values.push(d.searchValue(filter.foldedQuery));
   if (shape.search === 'probe') values.push(probeUpTo);
   return values;
 }

@@ -1,0 +1,11 @@
+/**
+ * The seed of a property test: `fixed` (the same cases on every run, in CI too), or the
+ * integer in PROPERTY_SEED, to replay the seed a failure printed or to try others.
+ */
+export function propertySeed(fixed: number, environment: NodeJS.ProcessEnv = process.env): number {
+  const raw = environment.PROPERTY_SEED;
+  if (raw === undefined || raw === '') return fixed;
+  const seed = Number(raw);
+  if (!Number.isSafeInteger(seed)) throw new Error(`PROPERTY_SEED must be an integer, got ${JSON.stringify(raw)}`);
+  return seed;
+}
