@@ -1,5 +1,6 @@
-import { type Request, type RequestHandler, Router } from 'express';
+import type { Request, RequestHandler, Router } from 'express';
 import type { z } from 'zod';
+import { exactRouter } from './exact-paths';
 import { jsonBody } from './middleware/json-body';
 import { requireBearerToken } from './middleware/require-bearer-token';
 import { routeNotFound } from './request-errors';
@@ -14,12 +15,12 @@ export interface RouteRouterOptions {
 }
 
 /**
- * Serves a route table: token, then body, then schemas (path, query, headers, body), then the
- * handler; answers wrapped, with the handler's headers, or streamed when it answers a StreamedList,
- * or a body written before (WrappedJsonBody) as it is.
+ * Serves a route table, each path matched exactly: token, then body, then schemas (path, query,
+ * headers, body), then the handler; answers wrapped, with the handler's headers, or streamed when
+ * it answers a StreamedList, or a body written before (WrappedJsonBody) as it is.
  */
 export function routeRouter(routes: readonly RouteDefinition[], options: RouteRouterOptions): Router {
-  const router = Router();
+  const router = exactRouter();
   const notFound: RequestHandler = (request, _response, next) => next(routeNotFound(request.method, request.path));
   for (const route of routes) {
     const guards: RequestHandler[] = [];
