@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { exactRouter } from './exact-paths';
 import { jsonBody } from './middleware/json-body';
 import { requireBearerToken } from './middleware/require-bearer-token';
+import { queryParametersOf } from './query-parameters';
 import { routeNotFound } from './request-errors';
 import { StreamedList, success, WithHeaders, WrappedJsonBody } from './response';
 import type { RouteDefinition } from './route-definition';
@@ -29,7 +30,7 @@ export function routeRouter(routes: readonly RouteDefinition[], options: RouteRo
     if (route.body) guards.push(jsonBody(options.bodyLimitBytes));
     router[route.method](route.path, ...guards, async (request, response) => {
       const params = route.params ? parseInput(route.params, request.params) : undefined;
-      const query = route.query ? parseInput(route.query, request.query) : undefined;
+      const query = route.query ? parseInput(route.query, queryParametersOf(request.originalUrl)) : undefined;
       const headers = route.headers && parseInput(route.headers, headersNamedIn(route.headers, request));
       const body = route.body ? parseInput(route.body, request.body) : undefined;
       const answer = await route.handle({ body, params, query, headers });
