@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { decoratedRouter } from '../user-demo/decorated-router';
 import type { UserController } from '../user-demo/user-controller';
+import { withoutExpressFreshness } from './conditional-get';
 import { errorHandler } from './error-mapping';
 import { matchPathsExactly, onlyForPaths } from './exact-paths';
 import { closeConnectionWhenStopping } from './middleware/close-connection-when-stopping';
@@ -48,6 +49,7 @@ export function createHttpApp(controllers: HttpAppControllers, options: HttpAppO
 
   const app = express();
   matchPathsExactly(app);
+  withoutExpressFreshness(app);
   app.disable('x-powered-by');
   // The only entity tags this API sends are the articles' (entity-tag.ts): Express's weak tags of
   // answer bodies would be mistaken for them and sent back in If-Match, never matching.
