@@ -1,19 +1,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '../support/chromium';
 import { type RunningService, startService } from '../support/service-process';
 
 /** Written on every run for a person to look at; git ignores the folder. */
 const SCREENSHOT = path.resolve(__dirname, '../../test-artifacts/docs-page.png');
-
-function chromiumPath(): string {
-  const candidate = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-  if (!fs.existsSync(candidate)) {
-    throw new Error(`No Chromium at ${candidate}: run scripts/ensure-chromium.sh (npm test does) or set CHROMIUM_PATH`);
-  }
-  return candidate;
-}
 
 describe('the /docs page in headless Chromium', () => {
   let service: RunningService;
@@ -22,19 +15,7 @@ describe('the /docs page in headless Chromium', () => {
 
   beforeAll(async () => {
     service = await startService({ DATABASE_URL: 'memory:' }, workDir);
-    browser = await chromium.launch({
-      executablePath: chromiumPath(),
-      // This machine has no outside network: keep Chromium from trying to reach Google's hosts.
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {

@@ -11,6 +11,8 @@ import { RawHttpClient } from './raw-http';
 export interface ListeningHarness {
   readonly harness: HttpHarness;
   readonly http: RawHttpClient;
+  /** `http://127.0.0.1:<port>`, for other clients (fetch, curl). */
+  readonly baseUrl: string;
   close(): Promise<void>;
 }
 
@@ -23,10 +25,12 @@ export async function openListeningHarness(
   const server = http.createServer((request, response) => harness.app(request, response));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  const client = new RawHttpClient(`http://127.0.0.1:${port}`, { maxSockets: options.maxSockets ?? 16 });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const client = new RawHttpClient(baseUrl, { maxSockets: options.maxSockets ?? 16 });
   return {
     harness,
     http: client,
+    baseUrl,
     async close() {
       client.close();
       server.closeAllConnections();

@@ -3,7 +3,9 @@ import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { decoratedRouter } from '../user-demo/decorated-router';
 import type { UserController } from '../user-demo/user-controller';
+import { withoutExpressFreshness } from './conditional-get';
 import { errorHandler } from './error-mapping';
+import { matchPathsExactly, onlyForPaths } from './exact-paths';
 import { closeConnectionWhenStopping } from './middleware/close-connection-when-stopping';
 import { httpMetrics } from './middleware/http-metrics';
 import { requestId } from './middleware/request-id';
@@ -46,6 +48,8 @@ export function createHttpApp(controllers: HttpAppControllers, options: HttpAppO
   const routeOptions = { apiToken: options.apiToken, bodyLimitBytes: options.bodyLimitBytes };
 
   const app = express();
+  matchPathsExactly(app);
+  withoutExpressFreshness(app);
   app.disable('x-powered-by');
   // The only entity tags this API sends are the articles' (entity-tag.ts): Express's weak tags of
   // answer bodies would be mistaken for them and sent back in If-Match, never matching.
@@ -58,7 +62,8 @@ export function createHttpApp(controllers: HttpAppControllers, options: HttpAppO
 
   app.use(routeRouter(probes, routeOptions));
   app.get('/metrics', metrics.endpoint);
-  app.use(docsRouter(document));
+  // The docs router matches loosely (any case, an optional trailing slash): only its exact paths reach it.
+  app.use(onlyForPaths(isDocsPath, docsRouter(document)));
 
   if (options.rateLimitPerMinute !== null) app.use(rateLimitPerMinute(options.rateLimitPerMinute));
   app.use(decoratedRouter([controllers.users]));
@@ -67,6 +72,11 @@ export function createHttpApp(controllers: HttpAppControllers, options: HttpAppO
   app.use((request, _response, next) => next(routeNotFound(request.method, request.path)));
   app.use(errorHandler());
   return app;
+}
+
+/** GET /openapi.json, and /docs with Swagger UI's page and assets under /docs/. */
+function isDocsPath(path: string): boolean {
+  return path === '/openapi.json' || path === '/docs' || path.startsWith('/docs/');
 }
 
 /** The OpenAPI document the app serves at /openapi.json; also written for the linter, without a server. */

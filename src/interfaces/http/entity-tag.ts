@@ -10,11 +10,29 @@ export function entityTagOf(article: Pick<Article, 'id' | 'version'>): string {
 }
 
 /**
- * One member of an If-Match list (RFC 9110 §8.8.3): optional `W/`, a quoted tag, then a comma or
- * the end. Sticky, so that the whole header must be made of such members.
+ * One member of an If-Match or If-None-Match list (RFC 9110 §8.8.3): optional `W/`, a quoted tag,
+ * then a comma or the end. Sticky, so that the whole header must be made of such members.
  */
 const LIST_MEMBER = /[ \t]*(W\/)?"([\x21\x23-\x7e\x80-\xff]*)"[ \t]*(?:,|$)/y;
 const ARTICLE_TAG = /^([1-9][0-9]*)-([1-9][0-9]*)$/;
+
+interface ListedTag {
+  weak: boolean;
+  /** Between the quotes. */
+  opaque: string;
+}
+
+/** The entity tags of a list header, or null when it is not a list of entity tags. */
+function entityTagsIn(header: string): ListedTag[] | null {
+  const tags: ListedTag[] = [];
+  LIST_MEMBER.lastIndex = 0;
+  while (LIST_MEMBER.lastIndex < header.length) {
+    const member = LIST_MEMBER.exec(header);
+    if (!member || member[0].length === 0) return null;
+    tags.push({ weak: member[1] !== undefined, opaque: member[2] ?? '' });
+  }
+  return tags;
+}
 
 /**
  * What an If-Match header asks of a write to article `id`: undefined when the header is absent or
@@ -25,15 +43,24 @@ const ARTICLE_TAG = /^([1-9][0-9]*)-([1-9][0-9]*)$/;
 export function expectedVersionsOf(ifMatch: string | undefined, id: number): ExpectedVersions | undefined {
   if (ifMatch === undefined || ifMatch.trim() === '*') return undefined;
   const versions: number[] = [];
-  LIST_MEMBER.lastIndex = 0;
-  while (LIST_MEMBER.lastIndex < ifMatch.length) {
-    const member = LIST_MEMBER.exec(ifMatch);
-    if (!member || member[0].length === 0) return { versions: [] };
-    if (member[1] !== undefined) continue;
-    const article = ARTICLE_TAG.exec(member[2] ?? '');
+  for (const tag of entityTagsIn(ifMatch) ?? []) {
+    const article = tag.weak ? null : ARTICLE_TAG.exec(tag.opaque);
     if (!article || Number(article[1]) !== id) continue;
     const version = Number(article[2]);
     if (Number.isSafeInteger(version)) versions.push(version);
   }
   return { versions };
+}
+
+/**
+ * Whether an If-None-Match header names `current`, the tag of the representation as it is now
+ * (RFC 9110 §13.1.2): `*` names any representation that exists; a list names it by the weak
+ * comparison (`W/` ignored). No current tag, an absent header, or one that is not a list of
+ * entity tags names nothing.
+ */
+export function ifNoneMatchNames(ifNoneMatch: string | undefined, current: string | undefined): boolean {
+  if (ifNoneMatch === undefined || current === undefined) return false;
+  if (ifNoneMatch.trim() === '*') return true;
+  const opaque = entityTagsIn(current)?.[0]?.opaque;
+  return (entityTagsIn(ifNoneMatch) ?? []).some((tag) => tag.opaque === opaque);
 }

@@ -1,7 +1,10 @@
-import { type Request, type RequestHandler, Router } from 'express';
+import type { Request, RequestHandler, Router } from 'express';
 import type { z } from 'zod';
+import { isNotModified } from './conditional-get';
+import { exactRouter } from './exact-paths';
 import { jsonBody } from './middleware/json-body';
 import { requireBearerToken } from './middleware/require-bearer-token';
+import { queryParametersOf } from './query-parameters';
 import { routeNotFound } from './request-errors';
 import { StreamedList, success, WithHeaders, WrappedJsonBody } from './response';
 import type { RouteDefinition } from './route-definition';
@@ -14,12 +17,13 @@ export interface RouteRouterOptions {
 }
 
 /**
- * Serves a route table: token, then body, then schemas (path, query, headers, body), then the
- * handler; answers wrapped, with the handler's headers, or streamed when it answers a StreamedList,
- * or a body written before (WrappedJsonBody) as it is.
+ * Serves a route table, each path matched exactly: token, then body, then schemas (path, query,
+ * headers, body), then the handler; answers wrapped, with the handler's headers (a 304 without a
+ * body instead when a conditional GET names the current ETag), or streamed when it answers a
+ * StreamedList, or a body written before (WrappedJsonBody) as it is.
  */
 export function routeRouter(routes: readonly RouteDefinition[], options: RouteRouterOptions): Router {
-  const router = Router();
+  const router = exactRouter();
   const notFound: RequestHandler = (request, _response, next) => next(routeNotFound(request.method, request.path));
   for (const route of routes) {
     const guards: RequestHandler[] = [];
@@ -28,13 +32,16 @@ export function routeRouter(routes: readonly RouteDefinition[], options: RouteRo
     if (route.body) guards.push(jsonBody(options.bodyLimitBytes));
     router[route.method](route.path, ...guards, async (request, response) => {
       const params = route.params ? parseInput(route.params, request.params) : undefined;
-      const query = route.query ? parseInput(route.query, request.query) : undefined;
+      const query = route.query ? parseInput(route.query, queryParametersOf(request.originalUrl)) : undefined;
       const headers = route.headers && parseInput(route.headers, headersNamedIn(route.headers, request));
       const body = route.body ? parseInput(route.body, request.body) : undefined;
       const answer = await route.handle({ body, params, query, headers });
       if (answer instanceof StreamedList) return writeStreamedList(response, route.status, answer.batches);
       if (answer instanceof WrappedJsonBody) return response.status(route.status).type('json').send(answer.body);
-      if (answer instanceof WithHeaders) response.set(answer.headers);
+      if (answer instanceof WithHeaders) {
+        response.set(answer.headers);
+        if (route.notModified && isNotModified(request, answer.headers)) return response.status(304).end();
+      }
       response.status(route.status).json(success(answer instanceof WithHeaders ? answer.data : answer));
     });
     // A known path asked with another method is a 404, like an unknown route.

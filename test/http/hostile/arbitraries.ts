@@ -162,6 +162,58 @@ export const rawPathSuffix = fc.string({
   maxLength: 12,
 });
 
+/**
+ * A query string for GET /article: the parameters it reads and others, values valid or not,
+ * escapes well-formed (`%C3%A9`, `%20`, `+`) and malformed (`%`, `%zz`, bad UTF-8).
+ */
+export const rawQuery = fc
+  .array(
+    fc.tuple(
+      fc.constantFrom('q', 'tag', 'category', 'limit', 'after', 'page', '', 'q%20', '%71', '%zz', '%C3'),
+      fc.option(
+        fc.string({
+          unit: fc.constantFrom(
+            'a',
+            '1',
+            '5',
+            '+',
+            '%20',
+            '%C3%A9',
+            '%',
+            '%0',
+            '%zz',
+            '%C3%28',
+            '%E0%A4%A',
+            '%FF',
+            '=',
+          ),
+          maxLength: 6,
+        }),
+        { nil: undefined },
+      ),
+    ),
+    { maxLength: 4 },
+  )
+  .map((pairs) => pairs.map(([name, value]) => (value === undefined ? name : `${name}=${value}`)).join('&'));
+
+/** Whether every name and value of a query decodes as percent-encoded UTF-8 (`+` a space). */
+export function queryDecodes(query: string): boolean {
+  return query
+    .split('&')
+    .flatMap((pair) => {
+      const equals = pair.indexOf('=');
+      return equals < 0 ? [pair] : [pair.slice(0, equals), pair.slice(equals + 1)];
+    })
+    .every((part) => {
+      try {
+        decodeURIComponent(part.replaceAll('+', ' '));
+        return true;
+      } catch {
+        return false;
+      }
+    });
+}
+
 /** Unreserved and sub-delimiter ASCII characters go as themselves; every other UTF-8 byte is percent-encoded. */
 export function percentEncode(raw: string): string {
   return [...Buffer.from(raw, 'utf8')]

@@ -5,7 +5,16 @@ import { type ListeningHarness, openListeningHarness } from '../../support/liste
 import type { ArticleAnswer } from '../../support/load/article-state';
 import { jsonOf } from '../../support/raw-http';
 import { expectWrappedAnswer } from './answers';
-import { hostileText, PROTOTYPE_KEYS, pathIdText, percentEncode, rawPathSuffix, textNearLimit } from './arbitraries';
+import {
+  hostileText,
+  PROTOTYPE_KEYS,
+  pathIdText,
+  percentEncode,
+  queryDecodes,
+  rawPathSuffix,
+  rawQuery,
+  textNearLimit,
+} from './arbitraries';
 import { type ArticleTexts, firstRejectedField, REASON, sameBytes } from './text-oracle';
 
 const WRITE_ROUTES = ['/article/create', '/article/update'] as const;
@@ -225,6 +234,17 @@ export function hostileInputSuite(kind: StorageKind, numRuns: number): void {
         const answer = expectWrappedAnswer(await api.http.get(path), [400]);
         expect(answer.message).toBe('path: is not valid percent-encoded UTF-8');
       }
+    });
+
+    it('answers any query on GET /article with 200 or a 400 naming it; malformed percent-encoding always a 400', async () => {
+      const malformed = /^([A-Za-z0-9_.~-]+: is|query: a parameter (name|value) is) not valid percent-encoded UTF-8$/;
+      await check(
+        fc.asyncProperty(rawQuery, async (query) => {
+          const answer = expectWrappedAnswer(await api.http.get(`/article?${query}`), [200, 400]);
+          if (queryDecodes(query)) expect(answer.message).not.toMatch(malformed);
+          else expect(answer.message).toMatch(malformed);
+        }),
+      );
     });
 
     it('answers 400 to bytes that are not UTF-8, and stores nothing', async () => {

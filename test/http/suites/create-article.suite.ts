@@ -138,6 +138,64 @@ export function createArticleSuite(kind: StorageKind): void {
       expect(response.status).toBe(201);
     });
 
+    it.each(['/article/create', '/article/update', '/article/delete'])(
+      'POST %s answers a JSON value that is not an object with 400 "body: must be a JSON object"',
+      async (route) => {
+        for (const text of ['"x"', '1', '-0.5', 'null', 'true', 'false', ' "x" ', '[]', '[{"content":"c"}]']) {
+          const response = await harness().http().post(route).set('Content-Type', 'application/json').send(text);
+          expect({ text, status: response.status, body: response.body }).toEqual({
+            text,
+            status: 400,
+            body: failureBody('body: must be a JSON object'),
+          });
+        }
+      },
+    );
+
+    // The bytes as they are: supertest would send a Buffer with a JSON type as JSON.stringify(buffer).
+    const sendBytes = (type: string, bytes: Buffer) =>
+      harness()
+        .http()
+        .post('/article/create')
+        .set('Content-Type', type)
+        .serialize((body) => body)
+        .send(bytes);
+
+    it('answers 415 to any charset but UTF-8, declared or marked by a byte order mark; a UTF-8 one is accepted', async () => {
+      const json = '{"content":"c"}';
+      const utf16be = Buffer.from(`\ufeff${json}`, 'utf16le').swap16();
+      const cases: Array<[string, Buffer]> = [
+        ['application/json; charset=utf-16', Buffer.from(json)],
+        ['application/json; charset=utf-16', Buffer.from(`\ufeff${json}`, 'utf16le')],
+        ['application/json; charset=UTF-16LE', Buffer.from(json, 'utf16le')],
+        ['application/json; charset=utf-32', Buffer.from(json)],
+        ['application/json; charset=latin1', Buffer.from(json)],
+        ['application/json; charset=iso-8859-1', Buffer.from(json)],
+        ['application/json; charset=us-ascii', Buffer.from(json)],
+        ['application/json', Buffer.from(`\ufeff${json}`, 'utf16le')],
+        ['application/json', utf16be],
+        ['application/json; charset=utf-8', utf16be],
+      ];
+      for (const [type, body] of cases) {
+        const response = await sendBytes(type, body);
+        expect({ type, body: body.subarray(0, 4), status: response.status, answer: response.body }).toEqual({
+          type,
+          body: body.subarray(0, 4),
+          status: 415,
+          answer: failureBody('body: unsupported charset or content encoding (send UTF-8 JSON)'),
+        });
+      }
+      expect((await harness().http().get('/article')).body.data).toEqual([]);
+
+      // RFC 8259 lets a parser ignore a UTF-8 byte order mark: the text is still UTF-8 (ADR 0027).
+      const bom = Buffer.from([0xef, 0xbb, 0xbf]);
+      for (const type of ['application/json', 'application/json; charset=UTF-8']) {
+        const response = await sendBytes(type, Buffer.concat([bom, Buffer.from('{"content":"caf\u00e9"}')]));
+        expect(response.status).toBe(201);
+        expect(response.body.data.content).toBe('caf\u00e9');
+      }
+    });
+
     it('answers a body over 1mb with 413 and stores nothing; one just under is accepted', async () => {
       const envelope = '{"content":""}'.length;
       const over = await create({ content: 'x'.repeat(1_048_576 - envelope + 1) });

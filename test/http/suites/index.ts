@@ -1,4 +1,5 @@
 import type { StorageKind } from '../../support/http-harness';
+import { conditionalReadsSuite } from './conditional-reads.suite';
 import { conditionalWritesSuite } from './conditional-writes.suite';
 import { createArticleSuite } from './create-article.suite';
 import { deleteArticleSuite } from './delete-article.suite';
@@ -18,6 +19,7 @@ export function describeHttpApi(kind: StorageKind): void {
     updateArticleSuite(kind);
     deleteArticleSuite(kind);
     conditionalWritesSuite(kind);
+    conditionalReadsSuite(kind);
     readRoutesSuite(kind);
     pagesAndFiltersSuite(kind);
     searchSuite(kind);

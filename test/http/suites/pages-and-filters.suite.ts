@@ -98,6 +98,31 @@ export function pagesAndFiltersSuite(kind: StorageKind): void {
       expect(response.body).toEqual(failureBody(new RegExp(`^${name}: `)));
     });
 
+    it.each([
+      ['q', 'q=%ZZ'],
+      ['q', 'q=%C3%28'],
+      ['q', 'limit=5&q=abc%'],
+      ['tag', 'tag=%E0%A4%A'],
+      ['category', 'category=%C0%AF'],
+      ['limit', 'limit=%ZZ'],
+      ['after', 'after=1%2'],
+      ['page', 'page=%FF'],
+    ])('%s in malformed percent-encoding (%s) is a 400 naming it', async (name, query) => {
+      const response = await get(`/article?${query}`);
+      expect(response.status).toBe(400);
+      expect(response.body).toEqual(failureBody(`${name}: is not valid percent-encoded UTF-8`));
+    });
+
+    it('a parameter name in malformed percent-encoding is a 400 naming the query; + and %XX still decode', async () => {
+      const response = await get('/article?%ZZ=1');
+      expect(response.status).toBe(400);
+      expect(response.body).toEqual(failureBody('query: a parameter name is not valid percent-encoded UTF-8'));
+      const [article] = await createMany(1, { title: 'caf\u00e9 au lait', tag: [{ name: 'a b' }] });
+      const found = await get('/article?q=caf%C3%A9+au&tag=a+b&%6C%69%6D%69%74=5');
+      expect(found.status).toBe(200);
+      expect(ids(found.body.data)).toEqual([article?.id]);
+    });
+
     it('ignores every other parameter, repeated or not', async () => {
       const articles = await createMany(2);
       const response = await get('/article?page=2&page=3&includeInvisible=true&limit=1&sort=desc');

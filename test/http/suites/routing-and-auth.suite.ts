@@ -27,6 +27,34 @@ export function routingSuite(kind: StorageKind): void {
       expect(response.body).toEqual(failureBody(/^No route for /));
     });
 
+    // Paths are exact: another case or a trailing slash is another path, on every router the app mounts.
+    it.each([
+      ['GET', '/Article'],
+      ['GET', '/article/'],
+      ['GET', '/ARTICLE/1'],
+      ['GET', '/article/1/'],
+      ['POST', '/Article/create'],
+      ['POST', '/article/create/'],
+      ['POST', '/article/UPDATE'],
+      ['GET', '/Tag'],
+      ['GET', '/category/'],
+      ['GET', '/Seed/create'],
+      ['GET', '/Health'],
+      ['GET', '/health/'],
+      ['GET', '/ready/'],
+      ['GET', '/ready/Write'],
+      ['GET', '/Metrics'],
+      ['GET', '/metrics/'],
+      ['GET', '/OpenAPI.json'],
+      ['GET', '/openapi.json/'],
+      ['GET', '/Docs'],
+      ['GET', '/DOCS/'],
+    ])('%s %s, a documented path in another spelling, is a 404 in the wrapper', async (method, path) => {
+      const response = await harness().http()[method.toLowerCase() as 'get'](path);
+      expect(response.status).toBe(404);
+      expect(response.body).toEqual(failureBody(/^No route for /));
+    });
+
     it('GET /user/list answers the demonstration users', async () => {
       const response = await harness().http().get('/user/list');
       expect(response.status).toBe(200);

@@ -1,4 +1,4 @@
-import { entityTagOf, expectedVersionsOf } from '../../../src/interfaces/http/entity-tag';
+import { entityTagOf, expectedVersionsOf, ifNoneMatchNames } from '../../../src/interfaces/http/entity-tag';
 
 describe('entityTagOf', () => {
   it('is a strong tag of the id and the version', () => {
@@ -45,5 +45,35 @@ describe('expectedVersionsOf (If-Match)', () => {
     ['a version beyond safe integers', '"7-99999999999999999999"'],
   ])('names no version for %s', (_case, header) => {
     expect(expectedVersionsOf(header, 7)).toEqual({ versions: [] });
+  });
+});
+
+describe('ifNoneMatchNames (If-None-Match, RFC 9110 §13.1.2)', () => {
+  const current = '"7-2"';
+
+  it('names the current tag by weak comparison, alone or in a list', () => {
+    expect(ifNoneMatchNames('"7-2"', current)).toBe(true);
+    expect(ifNoneMatchNames('W/"7-2"', current)).toBe(true);
+    expect(ifNoneMatchNames('"7-1", W/"7-2" ,"x"', current)).toBe(true);
+    expect(ifNoneMatchNames('"7-1","7-2"', current)).toBe(true);
+  });
+
+  it('takes * as naming any representation that exists, and none that does not', () => {
+    expect(ifNoneMatchNames('*', current)).toBe(true);
+    expect(ifNoneMatchNames(' * ', current)).toBe(true);
+    expect(ifNoneMatchNames('*', undefined)).toBe(false);
+  });
+
+  it.each([
+    ['an absent header', undefined],
+    ['another tag', '"7-1"'],
+    ['the tag of another article', '"8-2"'],
+    ['an empty header', ''],
+    ['an unquoted tag', '7-2'],
+    ['a list with garbage in it', '"7-2", garbage'],
+    ['* inside a list', '*, "7-2"'],
+    ['a lower-case weak prefix', 'w/"7-2"'],
+  ])('names nothing with %s', (_case, header) => {
+    expect(ifNoneMatchNames(header, current)).toBe(false);
   });
 });

@@ -6,9 +6,9 @@ import { describeBadArticleId, parsePathId } from './article-schemas';
 export const MAX_PAGE_LIMIT = 100;
 
 /**
- * A query parameter given at most once: Express's query parser turns `?a=1&a=2` into an array,
- * which is a 400 naming the parameter. `documented` is what the OpenAPI document shows, since
- * the parameter arrives as text but means an integer or a name.
+ * A query parameter given at most once: the query parser (query-parameters.ts) turns `?a=1&a=2`
+ * into an array, which is a 400 naming the parameter. `documented` is what the OpenAPI document
+ * shows, since the parameter arrives as text but means an integer or a name.
  */
 function once<T extends z.ZodType>(value: T, documented: { description: string; schema: Record<string, unknown> }) {
   return z

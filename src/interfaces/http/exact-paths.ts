@@ -1,0 +1,30 @@
+import { type Express, Router } from 'express';
+
+/**
+ * Paths match exactly as documented: `/Article` and `/article/` are not `/article`, they are
+ * unknown routes (404). Express ignores case and a trailing slash unless told otherwise, and is
+ * told per app and per router.
+ */
+const EXACT_MATCHING = { caseSensitive: true, strict: true } as const;
+
+/** For the app's own routes (`app.get`); set before the first route or middleware is added. */
+export function matchPathsExactly(app: Express): void {
+  app.set('case sensitive routing', EXACT_MATCHING.caseSensitive);
+  app.set('strict routing', EXACT_MATCHING.strict);
+}
+
+export function exactRouter(): Router {
+  return Router(EXACT_MATCHING);
+}
+
+/**
+ * Hands `router` only the requests whose path `accepts` takes; the others go on to the rest of
+ * the app. For a router built elsewhere with Express's loose matching. A router itself, so that
+ * the routes inside stay visible to whoever walks the app's stack (the OpenAPI test does).
+ */
+export function onlyForPaths(accepts: (path: string) => boolean, router: Router): Router {
+  const guarded = Router();
+  guarded.use((request, _response, next) => (accepts(request.path) ? next() : next('router')));
+  guarded.use(router);
+  return guarded;
+}
