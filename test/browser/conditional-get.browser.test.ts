@@ -1,9 +1,4 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import type { Browser } from 'playwright-core';
-import { launchChromium } from '../support/chromium';
-import { type RunningService, startService } from '../support/service-process';
+import { useServiceInChromium } from '../support/chromium';
 
 /**
  * A page polling an article with fetch and a manual If-None-Match, in each cache mode that goes
@@ -11,24 +6,10 @@ import { type RunningService, startService } from '../support/service-process';
  * and `no-cache` (with `Pragma: no-cache`) in the `no-store` and `reload` modes. Each gets its 304.
  */
 describe('conditional GET from a page in headless Chromium', () => {
-  let service: RunningService;
-  let browser: Browser;
-  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'blog-api-conditional-'));
-
-  beforeAll(async () => {
-    service = await startService({ DATABASE_URL: 'memory:' }, workDir);
-    browser = await launchChromium();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    service?.process.kill('SIGTERM');
-    await service?.exited;
-    fs.rmSync(workDir, { recursive: true, force: true });
-  });
+  const subject = useServiceInChromium();
 
   it("gets 304 for the current ETag and 200 for a stale one, in each of fetch's cache modes", async () => {
-    const created = await fetch(`${service.baseUrl}/article/create`, {
+    const created = await fetch(`${subject.service.baseUrl}/article/create`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ content: 'polled' }),
@@ -37,9 +18,9 @@ describe('conditional GET from a page in headless Chromium', () => {
     const etag = created.headers.get('etag') as string;
     const { id } = ((await created.json()) as { data: { id: number } }).data;
 
-    const page = await browser.newPage();
+    const page = await subject.browser.newPage();
     // A page of the service's own origin, so that the page's fetch needs no CORS.
-    await page.goto(`${service.baseUrl}/health`);
+    await page.goto(`${subject.service.baseUrl}/health`);
     const answers = await page.evaluate(
       async ({ url, current }) => {
         // Runs in the page; the project's types (no DOM lib) leave `cache` out of RequestInit.

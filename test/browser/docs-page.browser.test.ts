@@ -1,47 +1,30 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
-import { launchChromium } from '../support/chromium';
-import { type RunningService, startService } from '../support/service-process';
+import { useServiceInChromium } from '../support/chromium';
 
 /** Written on every run for a person to look at; git ignores the folder. */
 const SCREENSHOT = path.resolve(__dirname, '../../test-artifacts/docs-page.png');
 
 describe('the /docs page in headless Chromium', () => {
-  let service: RunningService;
-  let browser: Browser;
-  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'blog-api-docs-'));
-
-  beforeAll(async () => {
-    service = await startService({ DATABASE_URL: 'memory:' }, workDir);
-    browser = await launchChromium();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    service?.process.kill('SIGTERM');
-    await service?.exited;
-    fs.rmSync(workDir, { recursive: true, force: true });
-  });
+  const subject = useServiceInChromium();
 
   it('renders, lists every endpoint of /openapi.json, and a "try it" GET /article with q shows a 200', async () => {
     for (const title of ['Shown in the docs page', 'Left out by the search']) {
-      const created = await fetch(`${service.baseUrl}/article/create`, {
+      const created = await fetch(`${subject.service.baseUrl}/article/create`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ title, content: 'hello' }),
       });
       expect(created.status).toBe(201);
     }
-    const document = (await (await fetch(`${service.baseUrl}/openapi.json`)).json()) as {
+    const document = (await (await fetch(`${subject.service.baseUrl}/openapi.json`)).json()) as {
       paths: Record<string, Record<string, unknown>>;
     };
     const documented = Object.entries(document.paths).flatMap(([route, operations]) =>
       Object.keys(operations).map((method) => `${method.toUpperCase()} ${route}`),
     );
 
-    const page = await browser.newPage({ viewport: { width: 1280, height: 2400 } });
+    const page = await subject.browser.newPage({ viewport: { width: 1280, height: 2400 } });
     const problems: string[] = [];
     page.on('console', (message) => {
       if (message.type() === 'error') problems.push(message.text());
@@ -49,8 +32,8 @@ describe('the /docs page in headless Chromium', () => {
     page.on('pageerror', (error) => problems.push(error.message));
     page.on('requestfailed', (request) => problems.push(`${request.url()} ${request.failure()?.errorText}`));
 
-    await page.goto(`${service.baseUrl}/docs`);
-    expect(page.url()).toBe(`${service.baseUrl}/docs/`);
+    await page.goto(`${subject.service.baseUrl}/docs`);
+    expect(page.url()).toBe(`${subject.service.baseUrl}/docs/`);
     await page.locator('.opblock').first().waitFor();
 
     const listed = await page.$$eval('.opblock', (blocks) =>

@@ -1,5 +1,8 @@
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
+import { type RunningService, startService } from './service-process';
 
 function chromiumPath(): string {
   const candidate = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
@@ -24,4 +27,30 @@ export function launchChromium(): Promise<Browser> {
       '--disable-sync',
     ],
   });
+}
+
+/** What a browser test file drives: the built service on the in-memory store, and Chromium. */
+export interface ServiceInChromium {
+  service: RunningService;
+  browser: Browser;
+}
+
+/**
+ * Starts the service and Chromium before the file's tests and stops both after; the fields
+ * are set once `beforeAll` has run.
+ */
+export function useServiceInChromium(): ServiceInChromium {
+  const subject = {} as ServiceInChromium;
+  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'blog-api-browser-'));
+  beforeAll(async () => {
+    subject.service = await startService({ DATABASE_URL: 'memory:' }, workDir);
+    subject.browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await subject.browser?.close();
+    subject.service?.process.kill('SIGTERM');
+    await subject.service?.exited;
+    fs.rmSync(workDir, { recursive: true, force: true });
+  });
+  return subject;
 }
