@@ -54,6 +54,8 @@ module.exports = {
     project('http', withPostgres),
     // The /docs page in headless Chromium, against the built service.
     project('browser'),
+    // Standard OpenAPI tools against the service: a validating proxy (Prism) and a generated client.
+    project('openapi'),
     project('reliability', withPostgresAndReport),
     // `npm start` on the embedded SQLite under load for a minute (every supported Node.js line in CI).
     project('soak'),
