@@ -25,6 +25,8 @@ export interface RouteDefinition {
   method: 'get' | 'post';
   /** Express syntax: `/article/:id`. */
   path: string;
+  /** Verb and noun (`listArticles`): the method name a client generated from the document gets. */
+  operationId: string;
   summary: string;
   /** What the route does, for the documentation page. */
   description: string;

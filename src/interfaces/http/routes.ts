@@ -28,6 +28,12 @@ export interface RouteOptions {
 const NO_SUCH_ARTICLE = { status: 404, when: 'no article has this id (with or without If-Match)' };
 const ARTICLE_CHANGED = { status: 412, when: 'If-Match names no current entity tag of the article; nothing written' };
 
+/** `GET /article/create` is not a read of article "create": the write routes' paths answer only POST. */
+const WRITE_PATH_READ = {
+  status: 404,
+  when: 'the path is a write route (`/article/create`, `/article/update`, `/article/delete`) asked with GET: an unknown route',
+};
+
 const KEY_REUSED = { status: 422, when: 'Idempotency-Key was used for another body; nothing written' };
 const KEY_IN_PROGRESS = {
   status: 409,
@@ -63,6 +69,7 @@ export function apiRouteTable({ articles, seed, terms }: HttpControllers, option
     defineRoute({
       method: 'post',
       path: '/article/create',
+      operationId: 'createArticle',
       group: 'Articles',
       summary: 'Create an article',
       description:
@@ -80,6 +87,7 @@ export function apiRouteTable({ articles, seed, terms }: HttpControllers, option
     defineRoute({
       method: 'post',
       path: '/article/update',
+      operationId: 'updateArticle',
       group: 'Articles',
       summary: 'Change the fields sent',
       description:
@@ -97,6 +105,7 @@ export function apiRouteTable({ articles, seed, terms }: HttpControllers, option
     defineRoute({
       method: 'post',
       path: '/article/delete',
+      operationId: 'deleteArticle',
       group: 'Articles',
       summary: 'Delete an article',
       description:
@@ -113,12 +122,15 @@ export function apiRouteTable({ articles, seed, terms }: HttpControllers, option
     defineRoute({
       method: 'get',
       path: '/article',
+      operationId: 'listArticles',
       group: 'Articles',
       summary: 'List the visible articles',
       description:
         'Visible articles by id ascending, optionally filtered by tag and category name and searched with `q` ' +
         '(a case-insensitive substring of the title, description or content). With `limit`, one page, ' +
-        'and a `Link` header to the next when the page is full; without, every matching article, streamed.',
+        'and a `Link` header to the next when the page is full; without, every matching article, streamed. ' +
+        'Each parameter at most once, its value percent-encoded UTF-8 (otherwise a 400 names it); ' +
+        'other parameters are ignored.',
       write: false,
       query: listArticlesQuery,
       status: 200,
@@ -129,6 +141,7 @@ export function apiRouteTable({ articles, seed, terms }: HttpControllers, option
     defineRoute({
       method: 'get',
       path: '/article/:id',
+      operationId: 'getArticle',
       group: 'Articles',
       summary: 'Read one article (null if none)',
       description: 'One article whatever its visibility, with its ETag; `data` is null when no article has this id.',
@@ -138,6 +151,7 @@ export function apiRouteTable({ articles, seed, terms }: HttpControllers, option
       data: articleJson.nullable(),
       responseHeaders: { ETag: entityTag(false) },
       notModified: true,
+      failures: [WRITE_PATH_READ],
       handle: ({ params }) => articles.getOne(params.id),
     }),
     ...(options.seedEnabled
@@ -145,6 +159,7 @@ export function apiRouteTable({ articles, seed, terms }: HttpControllers, option
           defineRoute({
             method: 'get',
             path: '/seed/create',
+            operationId: 'seedArticles',
             group: 'Articles',
             summary: 'Add the three demo articles',
             description: 'Creates Article 1, 2 and 3, then answers what GET /article answers.',
@@ -158,6 +173,7 @@ export function apiRouteTable({ articles, seed, terms }: HttpControllers, option
     defineRoute({
       method: 'get',
       path: '/tag',
+      operationId: 'listTags',
       group: 'Tags and categories',
       summary: 'List the tags',
       description: 'Every tag, by name in code-point order, whether or not an article links it.',
@@ -169,6 +185,7 @@ export function apiRouteTable({ articles, seed, terms }: HttpControllers, option
     defineRoute({
       method: 'get',
       path: '/category',
+      operationId: 'listCategories',
       group: 'Tags and categories',
       summary: 'List the categories',
       description: 'Every category, by name in code-point order, whether or not an article links it.',
@@ -186,6 +203,7 @@ export function probeRouteTable({ health }: HttpControllers): RouteDefinition[] 
     defineRoute({
       method: 'get',
       path: '/health',
+      operationId: 'checkLiveness',
       group: 'Operations',
       summary: 'The process is alive',
       description: 'Liveness: answers 200 while the process runs.',
@@ -197,6 +215,7 @@ export function probeRouteTable({ health }: HttpControllers): RouteDefinition[] 
     defineRoute({
       method: 'get',
       path: '/ready',
+      operationId: 'checkReadiness',
       group: 'Operations',
       summary: 'This instance can serve: reads at least; says whether writes can be served too',
       description:
@@ -210,6 +229,7 @@ export function probeRouteTable({ health }: HttpControllers): RouteDefinition[] 
     defineRoute({
       method: 'get',
       path: '/ready/write',
+      operationId: 'checkWriteReadiness',
       group: 'Operations',
       summary: 'This instance can serve writes',
       description:

@@ -18,7 +18,7 @@ export function extraOperations(options: { rateLimited: boolean }) {
       operation: {
         summary: 'This document',
         description: 'The OpenAPI 3.1 document of the service as configured, built from its route table.',
-        operationId: 'getOpenapiJson',
+        operationId: 'getOpenApiDocument',
         tags: ['Operations'],
         responses: { 200: { description: 'OpenAPI 3.1', content: { 'application/json': {} } } },
       },
@@ -29,7 +29,7 @@ export function extraOperations(options: { rateLimited: boolean }) {
       operation: {
         summary: 'Interactive documentation of this document (Swagger UI)',
         description: 'Swagger UI over /openapi.json, served from the swagger-ui-dist package (no CDN).',
-        operationId: 'getDocs',
+        operationId: 'getDocumentationPage',
         tags: ['Operations'],
         responses: { 200: { description: 'An HTML page', content: { 'text/html': {} } } },
       },
@@ -51,7 +51,7 @@ export function extraOperations(options: { rateLimited: boolean }) {
       operation: {
         summary: 'Demonstration: two fixed users (exact URL, no query string)',
         description: 'Served by the decorator-driven demo router; the answer is not wrapped.',
-        operationId: 'getUserList',
+        operationId: 'listUsers',
         tags: ['Demonstration'],
         responses: {
           200: {
@@ -73,7 +73,7 @@ export function extraOperations(options: { rateLimited: boolean }) {
       operation: {
         summary: 'Demonstration: a fixed answer; nothing is stored',
         description: 'Served by the decorator-driven demo router; the answer is not wrapped.',
-        operationId: 'postUserAdd',
+        operationId: 'addUser',
         tags: ['Demonstration'],
         responses: {
           200: { description: 'Not wrapped', content: { 'application/json': { schema: demoAnswer } } },

@@ -76,7 +76,7 @@ function operation(
     summary: route.summary,
     description: route.description,
     tags: [route.group],
-    operationId: operationIdOf(route.method, route.path),
+    operationId: route.operationId,
     ...(needsToken ? { security: [{ bearerToken: [] }] } : {}),
     ...(Object.keys(requestParams).length > 0 ? { requestParams } : {}),
     ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: route.body } } } } : {}),
@@ -94,11 +94,6 @@ function operation(
   };
 }
 
-/** `get /article/:id` → `getArticleId`: unique, since a method and path name one operation. */
-export function operationIdOf(method: string, path: string): string {
-  return `${method}${path.replace(/[/:](\w)/g, (_, first: string) => first.toUpperCase())}`;
-}
-
 /** A response header of the document, of the routes' own ResponseHeader shape (a string value). */
 const header = (description: string, schema: Record<string, unknown>, required: boolean): ResponseHeader => ({
   description,
@@ -107,15 +102,12 @@ const header = (description: string, schema: Record<string, unknown>, required: 
 });
 
 /* Headers the middleware reads or sends for every route (request-id.ts, security.ts, the bearer token check). */
-const REQUEST_ID_PARAM = z
-  .string()
-  .regex(/^[\w.:-]{1,128}$/)
-  .optional()
-  .meta({
-    description:
-      'Your id for this request (1 to 128 of `A-Z a-z 0-9 _ . : -`): echoed in the answer and carried by the log line; any other value is replaced by a new UUID',
-    example: 'checkout-42',
-  });
+// Any value is accepted (one that is not an id is replaced), so the document asks for none in particular.
+const REQUEST_ID_PARAM = z.string().optional().meta({
+  description:
+    'Your id for this request (1 to 128 of `A-Z a-z 0-9 _ . : -`): echoed in the answer and carried by the log line; any other value is replaced by a new UUID',
+  example: 'checkout-42',
+});
 const IF_NONE_MATCH_PARAM = z.string().optional().meta({
   description: "The article's ETag as you have it: while it is still current, the answer is 304 with no body",
   example: '"1-2"',

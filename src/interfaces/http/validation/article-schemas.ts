@@ -1,18 +1,67 @@
 import { z } from 'zod';
 import { ARTICLE_RULES, TERM_RULES, type TermReferenceInput } from '../../../domain';
 import { toValidationError } from './describe-zod-issue';
+import { decimalIntegerPattern, STORABLE_TEXT, trimmedTextPattern } from './documented-patterns';
 
 /**
- * The shapes a client may send. Text rules (lengths in code points, NUL, defaults) belong to
- * the domain and are checked there; these schemas check structure and types.
+ * The shapes a client may send. Text rules (lengths in code points, NUL, trimming) belong to the
+ * domain and are checked there; these schemas check structure and types, and state the text
+ * rules in the OpenAPI document (`override`), so that the document says all the service checks.
  */
+const text = (limits: { minLength?: number; maxLength?: number }) =>
+  z.string().meta({ override: { ...limits, pattern: STORABLE_TEXT } });
+
+/** A tag or category name: 1 to 64 code points once trimmed, as names are when written. */
+export const termNameText = (description: string) =>
+  z.string().meta({ description, override: { pattern: trimmedTextPattern(TERM_RULES.nameMaxLength) } });
+
+const termReferenceFields = {
+  id: text({ minLength: 1, maxLength: TERM_RULES.idMaxLength }).meta({
+    description: 'An existing tag or category',
+    example: 'uln4q7lk60tqcd7iftk4jvl7',
+  }),
+  name: termNameText('Found, or created when new (trimmed; 1 to 64 characters once trimmed)').meta({
+    example: 'TypeScript',
+  }),
+  description: text({ maxLength: TERM_RULES.descriptionMaxLength }).nullable().meta({
+    description: 'Only with `name`: the description of a tag or category created now',
+    example: 'Typed JavaScript',
+  }),
+};
+
+/**
+ * "Exactly one of id or name", as JSON Schema says it: one branch per way of naming a term.
+ * The document's own words for what superRefine checks below.
+ */
+function documentTermReferenceAsOneOf({ jsonSchema }: { jsonSchema: Record<string, unknown> }): void {
+  const { id, name, description } = jsonSchema.properties as Record<string, unknown>;
+  delete jsonSchema.type;
+  delete jsonSchema.properties;
+  delete jsonSchema.additionalProperties;
+  jsonSchema.oneOf = [
+    { type: 'object', title: 'By id', required: ['id'], properties: { id }, additionalProperties: false },
+    {
+      type: 'object',
+      title: 'By name',
+      required: ['name'],
+      properties: { name, description },
+      additionalProperties: false,
+    },
+  ];
+}
+
 const termReference = z
   .strictObject({
-    id: z.string().optional().meta({ description: 'An existing tag or category', example: 'uln4q7lk60tqcd7iftk4jvl7' }),
-    name: z.string().optional().meta({ description: 'Found, or created when new', example: 'TypeScript' }),
-    description: z.string().nullable().optional().meta({ example: 'Typed JavaScript' }),
+    id: termReferenceFields.id.optional(),
+    name: termReferenceFields.name.optional(),
+    description: termReferenceFields.description.optional(),
   })
-  .meta({ id: 'TermReference', example: { name: 'TypeScript', description: 'Typed JavaScript' } })
+  .meta({
+    id: 'TermReference',
+    description: 'A tag or category: an existing one by `id`, or by `name` (found, or created with `description`)',
+    example: { name: 'TypeScript', description: 'Typed JavaScript' },
+    override: documentTermReferenceAsOneOf,
+  })
   .superRefine((reference, context) => {
     if ((reference.id === undefined) === (reference.name === undefined)) {
       context.addIssue({ code: 'custom', message: 'must have exactly one of "id" or "name"' });
@@ -32,9 +81,9 @@ const termReferences = z.array(termReference).max(TERM_RULES.maxReferencesPerArt
 export const articleId = z.number().int().min(1).max(ARTICLE_RULES.maxId).meta({ example: 1 });
 
 const articleFields = {
-  title: z.string().nullable().optional().meta({ example: 'Hello' }),
-  description: z.string().optional().meta({ example: 'A first post' }),
-  content: z.string().meta({ example: 'First post' }),
+  title: text({ maxLength: ARTICLE_RULES.titleMaxLength }).nullable().optional().meta({ example: 'Hello' }),
+  description: text({ maxLength: ARTICLE_RULES.descriptionMaxLength }).optional().meta({ example: 'A first post' }),
+  content: text({ minLength: 1 }).meta({ example: 'First post' }),
   visible: z.boolean().optional().meta({ example: true }),
   tag: termReferences.optional(),
   category: termReferences.optional(),
@@ -116,10 +165,10 @@ export function describeBadArticleId(raw: string): string {
 export const articlePathParams = z.object({
   id: z
     .string()
-    // Documented as the integer it stands for; it arrives as text and is checked by PATH_ID.
+    // Text in the URL: documented as the decimal text PATH_ID and maxId accept (validators would coerce an integer).
     .meta({
-      description: `An article id, 1 to ${ARTICLE_RULES.maxId}`,
-      override: { type: 'integer', minimum: 1, maximum: ARTICLE_RULES.maxId, example: 1 },
+      description: `An article id, 1 to ${ARTICLE_RULES.maxId}, in decimal without sign or leading zero`,
+      override: { pattern: decimalIntegerPattern(ARTICLE_RULES.maxId), example: '1' },
     })
     .transform((raw, context) => {
       const id = parsePathId(raw);

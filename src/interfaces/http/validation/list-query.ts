@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ARTICLE_RULES, codePointLength, TERM_RULES, unstorableTextReason } from '../../../domain';
 import { describeBadArticleId, parsePathId } from './article-schemas';
+import { decimalIntegerPattern, trimmedTextPattern } from './documented-patterns';
 
 /** The most articles one page may hold. */
 export const MAX_PAGE_LIMIT = 100;
@@ -8,7 +9,8 @@ export const MAX_PAGE_LIMIT = 100;
 /**
  * A query parameter given at most once: the query parser (query-parameters.ts) turns `?a=1&a=2`
  * into an array, which is a 400 naming the parameter. `documented` is what the OpenAPI document
- * shows, since the parameter arrives as text but means an integer or a name.
+ * shows: the text the parser accepts, as a pattern (a validator given `integer` would coerce, and
+ * accept `01`, `1e2` and `+5`).
  */
 function once<T extends z.ZodType>(value: T, documented: { description: string; schema: Record<string, unknown> }) {
   return z
@@ -67,51 +69,33 @@ const searchQuery = z.string().transform((raw, context) => {
 /** GET /article's parameters; any other parameter is ignored. */
 export const listArticlesQuery = z.object({
   limit: once(limit, {
-    description: `Answer a page of at most this many articles (1 to ${MAX_PAGE_LIMIT}); without it, every article`,
-    schema: {
-      type: 'integer',
-      minimum: 1,
-      maximum: MAX_PAGE_LIMIT,
-      example: 20,
-    },
+    description:
+      `Answer a page of at most this many articles (1 to ${MAX_PAGE_LIMIT}, in decimal without sign or ` +
+      'leading zero); without it, every article',
+    schema: { type: 'string', pattern: decimalIntegerPattern(MAX_PAGE_LIMIT), example: '20' },
   }),
   after: once(after, {
-    description: 'Only articles with a greater id: the id of the last article of the previous page',
-    schema: {
-      type: 'integer',
-      minimum: 1,
-      maximum: ARTICLE_RULES.maxId,
-      example: 40,
-    },
+    description:
+      'Only articles with a greater id: the id of the last article of the previous page ' +
+      `(1 to ${ARTICLE_RULES.maxId}, in decimal without sign or leading zero)`,
+    schema: { type: 'string', pattern: decimalIntegerPattern(ARTICLE_RULES.maxId), example: '40' },
   }),
   tag: once(termName, {
-    description: 'Only articles linked to the tag of this name (trimmed; an unknown name matches nothing)',
-    schema: {
-      type: 'string',
-      minLength: 1,
-      maxLength: TERM_RULES.nameMaxLength,
-      example: 'TypeScript',
-    },
+    description:
+      `Only articles linked to the tag of this name (trimmed, then 1 to ${TERM_RULES.nameMaxLength} characters; ` +
+      'an unknown name matches nothing)',
+    schema: { type: 'string', pattern: trimmedTextPattern(TERM_RULES.nameMaxLength), example: 'TypeScript' },
   }),
   category: once(termName, {
-    description: 'Only articles linked to the category of this name; with `tag`, to both',
-    schema: {
-      type: 'string',
-      minLength: 1,
-      maxLength: TERM_RULES.nameMaxLength,
-      example: 'dev',
-    },
+    description: 'Only articles linked to the category of this name, trimmed like `tag`; with `tag`, to both',
+    schema: { type: 'string', pattern: trimmedTextPattern(TERM_RULES.nameMaxLength), example: 'dev' },
   }),
   q: once(searchQuery, {
     description:
       'Only articles whose title, description or content contains this text, ignoring case ' +
-      "(JavaScript's toLowerCase); every character is literal, inner spaces included",
-    schema: {
-      type: 'string',
-      minLength: 1,
-      maxLength: MAX_QUERY_LENGTH,
-      example: 'typescript',
-    },
+      `(JavaScript's toLowerCase); trimmed, then 1 to ${MAX_QUERY_LENGTH} characters; every character is literal, ` +
+      'inner spaces included',
+    schema: { type: 'string', pattern: trimmedTextPattern(MAX_QUERY_LENGTH), example: 'typescript' },
   }),
 });
 
