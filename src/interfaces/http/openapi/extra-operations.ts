@@ -28,10 +28,19 @@ export function extraOperations(options: { rateLimited: boolean }) {
       path: '/docs',
       operation: {
         summary: 'Interactive documentation of this document (Swagger UI)',
-        description: 'Swagger UI over /openapi.json, served from the swagger-ui-dist package (no CDN).',
+        description:
+          'Swagger UI over /openapi.json, served from the swagger-ui-dist package (no CDN), at `/docs/`: ' +
+          'its assets are relative to that path, so `/docs` redirects there.',
         operationId: 'getDocumentationPage',
         tags: ['Operations'],
-        responses: { 200: { description: 'An HTML page', content: { 'text/html': {} } } },
+        responses: {
+          301: {
+            description: 'To the page at /docs/, an HTML page',
+            headers: {
+              Location: { description: 'The page', required: true, schema: { type: 'string', const: '/docs/' } },
+            },
+          },
+        },
       },
     },
     {

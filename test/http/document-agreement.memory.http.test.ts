@@ -1,0 +1,3 @@
+import { documentAgreementSuite } from './document-agreement/document-agreement.suite';
+
+documentAgreementSuite('memory', 1000);

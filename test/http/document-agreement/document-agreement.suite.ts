@@ -1,0 +1,97 @@
+import fc from 'fast-check';
+import type { StorageKind } from '../../support/http-harness';
+import { type ListeningHarness, openListeningHarness } from '../../support/listening-harness';
+import {
+  type GeneratedRequest,
+  type KnownValues,
+  mutatedRequests,
+  type OpenApiDocument,
+  validRequests,
+} from '../../support/openapi/generated-requests';
+import { StandardRequestValidator } from '../../support/openapi/standard-request-validator';
+import { type OpenApiDocument as CheckedDocument, OpenApiResponseCheck } from '../../support/openapi-response-check';
+import { explorationSeed } from '../../support/property-seed';
+import { jsonOf } from '../../support/raw-http';
+
+/**
+ * The service's verdict on a request, from its answer: refused as input the document does not
+ * allow (400, 415, or an unknown route's 404), or taken (a success, or an answer about the data:
+ * no such article, a changed one, a reused key). A reference by id to a tag or category that
+ * does not exist is a 400 about the data too: no document can say which ids exist.
+ */
+function serviceAccepted(status: number, message: string): boolean {
+  if (status === 400 && /^(tag|category): no (tag|category) with id /.test(message)) return true;
+  if (status === 404) return !message.startsWith('No route for ');
+  return status !== 400 && status !== 415;
+}
+
+/**
+ * The differential test of issue 26: requests generated from the served OpenAPI document, valid
+ * and mutated, sent to the service; a standard validator judges each from the document alone,
+ * and the service must agree, both ways. Every answer must also conform to the document.
+ */
+export function documentAgreementSuite(kind: StorageKind, numRuns: number): void {
+  const seed = explorationSeed(26);
+  describe(`the document and the service agree on ${kind} (seed ${seed})`, () => {
+    let api: ListeningHarness;
+    let document: OpenApiDocument;
+    let validator: StandardRequestValidator;
+    let responses: OpenApiResponseCheck;
+    const known: KnownValues = { articleId: 0 };
+    beforeAll(async () => {
+      api = await openListeningHarness(kind, { maxSockets: 4, config: { seedEnabled: true } });
+      document = jsonOf(await api.http.get('/openapi.json')) as OpenApiDocument;
+      validator = await StandardRequestValidator.of(document);
+      responses = new OpenApiResponseCheck(document as unknown as CheckedDocument);
+      const created = jsonOf(await api.http.postJson('/article/create', { content: 'known' })) as {
+        data: { id: number };
+      };
+      known.articleId = created.data.id;
+    });
+    afterAll(async () => {
+      await api?.close();
+    });
+
+    /** What a failure shows: the request, both verdicts and the answer. */
+    const disagreements = async (request: GeneratedRequest): Promise<string[]> => {
+      const exchange = await api.http.exchange({ ...request, method: request.method.toUpperCase() });
+      if (exchange.kind !== 'answered') return [`${request.method} ${request.path}: no answer (${exchange.code})`];
+      const body = jsonOf(exchange);
+      const message = String((body as { message?: unknown } | undefined)?.message ?? '');
+      const standard = validator.verdict(request);
+      const taken = serviceAccepted(exchange.status, message);
+      const problems = responses.problemsOf(request.method, request.path, { ...exchange, body });
+      if (taken !== standard.accepted) {
+        problems.push(
+          `the validator ${standard.accepted ? 'accepts' : `refuses (${standard.why})`}, ` +
+            `the service answered ${exchange.status} ${JSON.stringify(message)}`,
+        );
+      }
+      if (exchange.status >= 500) problems.push(`a ${exchange.status}: ${message}`);
+      return problems.length === 0
+        ? []
+        : [
+            `${request.method.toUpperCase()} ${request.path} ${JSON.stringify(request.headers)} ${request.body ?? ''}`,
+            ...problems,
+          ];
+    };
+
+    it('takes every request the document allows, as the validator does, and answers as documented', async () => {
+      await fc.assert(
+        fc.asyncProperty(validRequests(document, known), async (request) => {
+          expect(await disagreements(request)).toEqual([]);
+        }),
+        { seed, numRuns },
+      );
+    });
+
+    it('refuses exactly the requests the validator refuses, one change away from valid ones', async () => {
+      await fc.assert(
+        fc.asyncProperty(mutatedRequests(document, known), async (request) => {
+          expect(await disagreements(request)).toEqual([]);
+        }),
+        { seed, numRuns: numRuns * 2 },
+      );
+    });
+  });
+}

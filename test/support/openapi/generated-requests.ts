@@ -1,0 +1,232 @@
+import fc from 'fast-check';
+import { HEADER_CHARACTER, type JsonSchema, schemaArbitrary } from './schema-arbitrary';
+
+/** One request, as sent: the method, the path with its query string, headers, and a JSON body. */
+export interface GeneratedRequest {
+  /** Lower case, as the document spells it: 'get', 'post'. */
+  method: string;
+  /** Percent-encoded path and query string: '/article?limit=20&q=ts'. */
+  path: string;
+  headers: Record<string, string>;
+  /** JSON text; Content-Type application/json is among the headers then. */
+  body?: string;
+}
+
+interface Parameter {
+  in: 'path' | 'query' | 'header';
+  name: string;
+  required?: boolean;
+  schema: JsonSchema;
+}
+interface Operation {
+  parameters?: Parameter[];
+  requestBody?: { content: Record<string, { schema: JsonSchema }> };
+}
+export interface OpenApiDocument {
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, JsonSchema> };
+}
+
+/** Values the generator should use often, because the service's answer depends on them existing. */
+export interface KnownValues {
+  /** An article that exists: its id in paths and bodies reaches the code past the lookup. */
+  articleId: number;
+}
+
+/** The parts of a request before they are written as HTTP: parameters by location, the body as a value. */
+interface RequestParts {
+  method: string;
+  template: string;
+  path: Record<string, string>;
+  query: Array<[string, string]>;
+  headers: Record<string, string>;
+  body?: { value: unknown };
+}
+
+const resolverOf = (document: OpenApiDocument) => (ref: string) => {
+  const name = ref.replace('#/components/schemas/', '');
+  const schema = document.components.schemas[name];
+  if (!schema) throw new Error(`unresolved ${ref}`);
+  return schema;
+};
+
+const operationsOf = (document: OpenApiDocument) =>
+  Object.entries(document.paths).flatMap(([template, methods]) =>
+    Object.entries(methods).map(([method, operation]) => ({ method, template, operation })),
+  );
+
+/** Text a parameter carries; the known article's id for an id, often. */
+function parameterArbitrary(document: OpenApiDocument, parameter: Parameter, known: KnownValues): fc.Arbitrary<string> {
+  const unit = parameter.in === 'header' ? HEADER_CHARACTER : undefined;
+  const fromSchema = schemaArbitrary(parameter.schema, resolverOf(document), unit).map(String);
+  const isId = parameter.name === 'id' || parameter.name === 'after';
+  return isId ? fc.oneof(fc.constant(String(known.articleId)), fromSchema) : fromSchema;
+}
+
+/** A body valid against the schema, with the known article's id where the body names one, often. */
+function bodyArbitrary(document: OpenApiDocument, schema: JsonSchema, known: KnownValues): fc.Arbitrary<unknown> {
+  return fc
+    .tuple(schemaArbitrary(schema, resolverOf(document)), fc.boolean())
+    .map(([body, useKnownId]) =>
+      useKnownId && body !== null && typeof body === 'object' && 'id' in body ? { ...body, id: known.articleId } : body,
+    );
+}
+
+function partsArbitrary(
+  document: OpenApiDocument,
+  entry: { method: string; template: string; operation: Operation },
+  known: KnownValues,
+): fc.Arbitrary<RequestParts> {
+  const parameters = entry.operation.parameters ?? [];
+  const valuesOf = (location: Parameter['in']) =>
+    fc.record(
+      Object.fromEntries(
+        parameters.filter((p) => p.in === location).map((p) => [p.name, parameterArbitrary(document, p, known)]),
+      ),
+      {
+        requiredKeys: parameters
+          .filter((p) => p.in === location && (p.required || location === 'path'))
+          .map((p) => p.name),
+      },
+    );
+  const schema = entry.operation.requestBody?.content['application/json']?.schema;
+  return fc
+    .record({
+      path: valuesOf('path'),
+      query: valuesOf('query'),
+      headers: valuesOf('header'),
+      body: schema ? bodyArbitrary(document, schema, known).map((value) => ({ value })) : fc.constant(undefined),
+    })
+    .map((values) => ({
+      method: entry.method,
+      template: entry.template,
+      path: values.path,
+      query: Object.entries(values.query),
+      headers: values.headers,
+      body: values.body,
+    }));
+}
+
+/** The parts as HTTP: parameters percent-encoded into the path, the body as JSON text. */
+function written(parts: RequestParts): GeneratedRequest {
+  const path = parts.template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(parts.path[name] ?? ''));
+  const query = parts.query.map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`);
+  const request: GeneratedRequest = {
+    method: parts.method,
+    path: query.length > 0 ? `${path}?${query.join('&')}` : path,
+    headers: { ...parts.headers },
+  };
+  if (parts.body !== undefined) {
+    request.headers['content-type'] = 'application/json';
+    request.body = JSON.stringify(parts.body.value);
+  }
+  return request;
+}
+
+/** Whether Node's client can send it: a lone surrogate cannot be percent-encoded as UTF-8. */
+function encodable(parts: RequestParts): boolean {
+  return [...Object.values(parts.path), ...parts.query.map(([, value]) => value)].every((value) =>
+    value.isWellFormed(),
+  );
+}
+
+/** Every operation, the more often the more input it reads: that is where the two can disagree. */
+function allPartsArbitrary(document: OpenApiDocument, known: KnownValues): fc.Arbitrary<RequestParts> {
+  return fc.oneof(
+    ...operationsOf(document).map((entry) => ({
+      arbitrary: partsArbitrary(document, entry, known),
+      weight: 1 + 3 * (entry.operation.parameters?.length ?? 0) + (entry.operation.requestBody ? 12 : 0),
+    })),
+  );
+}
+
+/** Requests every operation of the document accepts, generated from its schemas. */
+export function validRequests(document: OpenApiDocument, known: KnownValues): fc.Arbitrary<GeneratedRequest> {
+  return allPartsArbitrary(document, known).filter(encodable).map(written);
+}
+
+/** Values near the edges of what the service parses, and of what JSON Schema checks. */
+const EDGY_TEXT = fc.oneof(
+  fc.constantFrom('', ' ', '0', '01', '1e2', '+5', '-1', '1.0', '101', '2147483648', 'x', '\u0000', '\ud800', '  \t'),
+  fc.string({ unit: 'binary', maxLength: 8 }),
+  fc.string({ unit: fc.constantFrom('a', ' ', '😀'), minLength: 60, maxLength: 260 }),
+);
+const EDGY_VALUE = fc.oneof(EDGY_TEXT, fc.jsonValue({ maxDepth: 2 }), fc.constantFrom(0, -1, 1.5, 2 ** 31, true, null));
+
+/** The places in a JSON value where a mutation can land: its nested objects and arrays. */
+function containersOf(value: unknown): Array<Record<string, unknown> | unknown[]> {
+  if (value === null || typeof value !== 'object') return [];
+  const nested = Object.values(value).flatMap(containersOf);
+  return [value as Record<string, unknown>, ...nested];
+}
+
+/** One change to a body: a value replaced, a key dropped or added, or the whole body replaced. */
+function mutateBody(body: unknown, choice: number, key: string, replacement: unknown): unknown {
+  const copy = structuredClone(body);
+  const containers = containersOf(copy);
+  const target = containers[choice % Math.max(containers.length, 1)];
+  if (target === undefined) return replacement;
+  const keys = Object.keys(target);
+  const existing = keys[choice % Math.max(keys.length, 1)];
+  switch (choice % 4) {
+    case 0:
+      if (existing !== undefined) (target as Record<string, unknown>)[existing] = replacement;
+      return copy;
+    case 1:
+      if (existing !== undefined && !Array.isArray(target)) delete target[existing];
+      return copy;
+    case 2:
+      if (!Array.isArray(target)) target[key] = replacement;
+      return copy;
+    default:
+      return replacement;
+  }
+}
+
+/** One change to the parameters: a value replaced with edgy text, or a query parameter given twice. */
+function mutateParameters(parts: RequestParts, choice: number, replacement: string): RequestParts {
+  const copy = structuredClone(parts);
+  const slots = [
+    ...Object.keys(copy.path).map((name) => () => {
+      copy.path[name] = replacement;
+    }),
+    ...copy.query.map((entry) => () => {
+      entry[1] = replacement;
+    }),
+    ...copy.query.map((entry) => () => {
+      copy.query.push([entry[0], replacement]);
+    }),
+    ...Object.keys(copy.headers)
+      .filter((name) => name !== 'X-Request-Id')
+      .map((name) => () => {
+        // A header carries only what HTTP allows; the edgy text is made sendable, not dropped.
+        copy.headers[name] = [...replacement].filter((c) => c >= ' ' && c <= '~').join('');
+      }),
+  ];
+  slots[choice % Math.max(slots.length, 1)]?.();
+  return copy;
+}
+
+/**
+ * Requests near the edge of the document: a valid request with one change to a parameter or
+ * the body. Many are invalid, some stay valid; which is which is for a validator to say.
+ */
+export function mutatedRequests(document: OpenApiDocument, known: KnownValues): fc.Arbitrary<GeneratedRequest> {
+  return fc
+    .tuple(
+      allPartsArbitrary(document, known),
+      fc.nat(),
+      fc.string({ maxLength: 6 }),
+      EDGY_VALUE,
+      EDGY_TEXT,
+      fc.boolean(),
+    )
+    .map(([parts, choice, key, value, text, onBody]) => {
+      if (onBody && parts.body !== undefined) {
+        return { ...parts, body: { value: mutateBody(parts.body.value, choice, key, value) } };
+      }
+      return mutateParameters(parts, choice, text);
+    })
+    .filter(encodable)
+    .map(written);
+}
