@@ -1,13 +1,10 @@
 /**
  * Writes the OpenAPI document the service serves to the file named by its argument, without
- * starting a server, for Spectral (`npm run lint`). Configured with every optional part on (API
- * token, rate limit, seed), so that the linted document has all of them; storage in memory.
+ * starting a server, for Spectral (`npm run lint`): every optional part on, storage in memory.
  */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { buildContainer, closeContainer } from '../../src/composition/container';
-import { createOpenApiDocument } from '../../src/composition/create-app';
-import { loadConfig } from '../../src/infrastructure/config/config';
+import { buildFullOpenApiDocument } from '../openapi-document/full-openapi-document';
 
 const USAGE = 'usage: write-openapi-document <output file>';
 
@@ -21,19 +18,7 @@ function outputFileOf(argv: string[]): string {
 }
 
 async function main(file: string): Promise<void> {
-  const config = loadConfig({
-    DATABASE_URL: 'memory:',
-    API_TOKEN: 'documented-token',
-    RATE_LIMIT_PER_MINUTE: '60',
-    SEED_ENABLED: 'true',
-    LOG_LEVEL: 'silent',
-  });
-  const container = await buildContainer(config);
-  try {
-    writeFileSync(file, `${JSON.stringify(createOpenApiDocument(container), null, 2)}\n`);
-  } finally {
-    await closeContainer(container);
-  }
+  writeFileSync(file, `${JSON.stringify(await buildFullOpenApiDocument(), null, 2)}\n`);
 }
 
 let file: string;
