@@ -79,17 +79,17 @@ describe('a client generated from the OpenAPI document', () => {
 
   it('reads an article by id, answers 304 while If-None-Match names its ETag, and null for an unknown id', async () => {
     const { article, etag } = await create({ title: 'Read me', content: 'Read through the client.' });
-    const read = await client.GET('/article/{id}', { params: { path: { id: article.id } } });
+    const read = await client.GET('/article/{id}', { params: { path: { id: String(article.id) } } });
     expect(read.response.status).toBe(200);
     expect(read.data?.data).toEqual(article);
     expect(read.response.headers.get('ETag')).toBe(etag);
 
     const unchanged = await client.GET('/article/{id}', {
-      params: { path: { id: article.id }, header: { 'If-None-Match': etag } },
+      params: { path: { id: String(article.id) }, header: { 'If-None-Match': etag } },
     });
     expect(unchanged.response.status).toBe(304);
 
-    const none = await client.GET('/article/{id}', { params: { path: { id: 2_147_483_647 } } });
+    const none = await client.GET('/article/{id}', { params: { path: { id: '2147483647' } } });
     expect(none.response.status).toBe(200);
     expect(none.data?.data).toBeNull();
   });
@@ -112,7 +112,7 @@ describe('a client generated from the OpenAPI document', () => {
     const ids = whole.data?.data.map((article) => article.id) ?? [];
     expect(ids).toEqual(expect.arrayContaining([one.article.id, two.article.id, three.article.id]));
 
-    const page = await client.GET('/article', { params: { query: { limit: 2, after: one.article.id - 1 } } });
+    const page = await client.GET('/article', { params: { query: { limit: '2', after: String(one.article.id - 1) } } });
     expect(page.data?.data.map((article) => article.id)).toEqual([one.article.id, two.article.id]);
     expect(page.response.headers.get('Link')).toBe(`</article?limit=2&after=${two.article.id}>; rel="next"`);
 
@@ -125,7 +125,7 @@ describe('a client generated from the OpenAPI document', () => {
   });
 
   it('gets a 400 with the wrapper in `error` for an input the document types but the service refuses', async () => {
-    const { data, error, response } = await client.GET('/article', { params: { query: { limit: 0 } } });
+    const { data, error, response } = await client.GET('/article', { params: { query: { limit: '0' } } });
     expect(response.status).toBe(400);
     expect(data).toBeUndefined();
     expect(error).toEqual({ statusCode: 10001, data: null, message: expect.any(String) });
@@ -160,7 +160,7 @@ describe('a client generated from the OpenAPI document', () => {
     });
     expect(deleted.response.status).toBe(200);
     expect(deleted.data?.data).toEqual(article);
-    const after = await client.GET('/article/{id}', { params: { path: { id: article.id } } });
+    const after = await client.GET('/article/{id}', { params: { path: { id: String(article.id) } } });
     expect(after.data?.data).toBeNull();
   });
 

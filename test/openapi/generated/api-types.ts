@@ -3,97 +3,106 @@
  * Run `npm run openapi:client` after a change to the document.
  */
 
+/** OneOf type helpers */
+type Without<T, U> = { [P in Exclude<keyof T, keyof U>]?: never };
+type XOR<T, U> = T | U extends object ? (Without<T, U> & U) | (Without<U, T> & T) : T | U;
+type OneOf<T extends any[]> = T extends [infer Only]
+  ? Only
+  : T extends [infer A, infer B, ...infer Rest]
+    ? OneOf<[XOR<A, B>, ...Rest]>
+    : never;
+
 export interface paths {
   '/article/create': {
     /**
      * Create an article
      * @description Creates an article. Tags and categories are linked by name (found or created) or by id (must exist). With Idempotency-Key, a retry of the same create answers the article created first instead of a second one.
      */
-    post: operations['postArticleCreate'];
+    post: operations['createArticle'];
   };
   '/article/update': {
     /**
      * Change the fields sent
      * @description Changes the fields present in the body and refreshes updatedAt; `tag` and `category`, when present, replace the links. With If-Match, only while the article is still as read.
      */
-    post: operations['postArticleUpdate'];
+    post: operations['updateArticle'];
   };
   '/article/delete': {
     /**
      * Delete an article
      * @description Deletes the article and its links (its tags and categories stay) and answers it as it was. With If-Match, only while the article is still as read.
      */
-    post: operations['postArticleDelete'];
+    post: operations['deleteArticle'];
   };
   '/article': {
     /**
      * List the visible articles
-     * @description Visible articles by id ascending, optionally filtered by tag and category name and searched with `q` (a case-insensitive substring of the title, description or content). With `limit`, one page, and a `Link` header to the next when the page is full; without, every matching article, streamed.
+     * @description Visible articles by id ascending, optionally filtered by tag and category name and searched with `q` (a case-insensitive substring of the title, description or content). With `limit`, one page, and a `Link` header to the next when the page is full; without, every matching article, streamed. Each parameter at most once, its value percent-encoded UTF-8 (otherwise a 400 names it); other parameters are ignored.
      */
-    get: operations['getArticle'];
+    get: operations['listArticles'];
   };
   '/article/{id}': {
     /**
      * Read one article (null if none)
      * @description One article whatever its visibility, with its ETag; `data` is null when no article has this id.
      */
-    get: operations['getArticle/Id'];
+    get: operations['getArticle'];
   };
   '/seed/create': {
     /**
      * Add the three demo articles
      * @description Creates Article 1, 2 and 3, then answers what GET /article answers.
      */
-    get: operations['getSeedCreate'];
+    get: operations['seedArticles'];
   };
   '/tag': {
     /**
      * List the tags
      * @description Every tag, by name in code-point order, whether or not an article links it.
      */
-    get: operations['getTag'];
+    get: operations['listTags'];
   };
   '/category': {
     /**
      * List the categories
      * @description Every category, by name in code-point order, whether or not an article links it.
      */
-    get: operations['getCategory'];
+    get: operations['listCategories'];
   };
   '/health': {
     /**
      * The process is alive
      * @description Liveness: answers 200 while the process runs.
      */
-    get: operations['getHealth'];
+    get: operations['checkLiveness'];
   };
   '/ready': {
     /**
      * This instance can serve: reads at least; says whether writes can be served too
      * @description Readiness for load balancers and Kubernetes: 200 while reads are served (by a replica when the primary is gone) and the service is not shutting down; `writes` says whether the primary takes writes. Each storage check gets 1 s.
      */
-    get: operations['getReady'];
+    get: operations['checkReadiness'];
   };
   '/ready/write': {
     /**
      * This instance can serve writes
      * @description The stricter readiness, for checks that route writes: 200 only while the primary answers within 1 s and takes writes (it is not read-only, and the breaker in front of it is closed), and the service is not shutting down.
      */
-    get: operations['getReadyWrite'];
+    get: operations['checkWriteReadiness'];
   };
   '/openapi.json': {
     /**
      * This document
      * @description The OpenAPI 3.1 document of the service as configured, built from its route table.
      */
-    get: operations['getOpenapiJson'];
+    get: operations['getOpenApiDocument'];
   };
   '/docs': {
     /**
      * Interactive documentation of this document (Swagger UI)
-     * @description Swagger UI over /openapi.json, served from the swagger-ui-dist package (no CDN).
+     * @description Swagger UI over /openapi.json, served from the swagger-ui-dist package (no CDN), at `/docs/`: its assets are relative to that path, so `/docs` redirects there.
      */
-    get: operations['getDocs'];
+    get: operations['getDocumentationPage'];
   };
   '/metrics': {
     /**
@@ -107,14 +116,14 @@ export interface paths {
      * Demonstration: two fixed users (exact URL, no query string)
      * @description Served by the decorator-driven demo router; the answer is not wrapped.
      */
-    get: operations['getUserList'];
+    get: operations['listUsers'];
   };
   '/user/add': {
     /**
      * Demonstration: a fixed answer; nothing is stored
      * @description Served by the decorator-driven demo router; the answer is not wrapped.
      */
-    post: operations['postUserAdd'];
+    post: operations['addUser'];
   };
 }
 
@@ -151,25 +160,35 @@ export interface components {
       category?: components['schemas']['TermReference'][];
     };
     /**
+     * @description A tag or category: an existing one by `id`, or by `name` (found, or created with `description`)
      * @example {
      *   "name": "TypeScript",
      *   "description": "Typed JavaScript"
      * }
      */
-    TermReference: {
-      /**
-       * @description An existing tag or category
-       * @example uln4q7lk60tqcd7iftk4jvl7
-       */
-      id?: string;
-      /**
-       * @description Found, or created when new
-       * @example TypeScript
-       */
-      name?: string;
-      /** @example Typed JavaScript */
-      description?: string | null;
-    };
+    TermReference: OneOf<
+      [
+        {
+          /**
+           * @description An existing tag or category
+           * @example uln4q7lk60tqcd7iftk4jvl7
+           */
+          id: string;
+        },
+        {
+          /**
+           * @description Found, or created when new (trimmed; 1 to 64 characters once trimmed)
+           * @example TypeScript
+           */
+          name: string;
+          /**
+           * @description Only with `name`: the description of a tag or category created now
+           * @example Typed JavaScript
+           */
+          description?: string | null;
+        },
+      ]
+    >;
     /**
      * @description Fields left out keep their value; tag and category replace the links
      * @example {
@@ -339,7 +358,7 @@ export interface operations {
    * Create an article
    * @description Creates an article. Tags and categories are linked by name (found or created) or by id (must exist). With Idempotency-Key, a retry of the same create answers the article created first instead of a second one.
    */
-  postArticleCreate: {
+  createArticle: {
     parameters: {
       header?: {
         /** @description Your id for this request (1 to 128 of `A-Z a-z 0-9 _ . : -`): echoed in the answer and carried by the log line; any other value is replaced by a new UUID */
@@ -519,7 +538,7 @@ export interface operations {
    * Change the fields sent
    * @description Changes the fields present in the body and refreshes updatedAt; `tag` and `category`, when present, replace the links. With If-Match, only while the article is still as read.
    */
-  postArticleUpdate: {
+  updateArticle: {
     parameters: {
       header?: {
         /** @description Your id for this request (1 to 128 of `A-Z a-z 0-9 _ . : -`): echoed in the answer and carried by the log line; any other value is replaced by a new UUID */
@@ -697,7 +716,7 @@ export interface operations {
    * Delete an article
    * @description Deletes the article and its links (its tags and categories stay) and answers it as it was. With If-Match, only while the article is still as read.
    */
-  postArticleDelete: {
+  deleteArticle: {
     parameters: {
       header?: {
         /** @description Your id for this request (1 to 128 of `A-Z a-z 0-9 _ . : -`): echoed in the answer and carried by the log line; any other value is replaced by a new UUID */
@@ -871,20 +890,20 @@ export interface operations {
   };
   /**
    * List the visible articles
-   * @description Visible articles by id ascending, optionally filtered by tag and category name and searched with `q` (a case-insensitive substring of the title, description or content). With `limit`, one page, and a `Link` header to the next when the page is full; without, every matching article, streamed.
+   * @description Visible articles by id ascending, optionally filtered by tag and category name and searched with `q` (a case-insensitive substring of the title, description or content). With `limit`, one page, and a `Link` header to the next when the page is full; without, every matching article, streamed. Each parameter at most once, its value percent-encoded UTF-8 (otherwise a 400 names it); other parameters are ignored.
    */
-  getArticle: {
+  listArticles: {
     parameters: {
       query?: {
-        /** @description Answer a page of at most this many articles (1 to 100); without it, every article */
-        limit?: number;
-        /** @description Only articles with a greater id: the id of the last article of the previous page */
-        after?: number;
-        /** @description Only articles linked to the tag of this name (trimmed; an unknown name matches nothing) */
+        /** @description Answer a page of at most this many articles (1 to 100, in decimal without sign or leading zero); without it, every article */
+        limit?: string;
+        /** @description Only articles with a greater id: the id of the last article of the previous page (1 to 2147483647, in decimal without sign or leading zero) */
+        after?: string;
+        /** @description Only articles linked to the tag of this name (trimmed, then 1 to 64 characters; an unknown name matches nothing) */
         tag?: string;
-        /** @description Only articles linked to the category of this name; with `tag`, to both */
+        /** @description Only articles linked to the category of this name, trimmed like `tag`; with `tag`, to both */
         category?: string;
-        /** @description Only articles whose title, description or content contains this text, ignoring case (JavaScript's toLowerCase); every character is literal, inner spaces included */
+        /** @description Only articles whose title, description or content contains this text, ignoring case (JavaScript's toLowerCase); trimmed, then 1 to 100 characters; every character is literal, inner spaces included */
         q?: string;
       };
       header?: {
@@ -984,7 +1003,7 @@ export interface operations {
    * Read one article (null if none)
    * @description One article whatever its visibility, with its ETag; `data` is null when no article has this id.
    */
-  'getArticle/Id': {
+  getArticle: {
     parameters: {
       header?: {
         /** @description Your id for this request (1 to 128 of `A-Z a-z 0-9 _ . : -`): echoed in the answer and carried by the log line; any other value is replaced by a new UUID */
@@ -993,7 +1012,7 @@ export interface operations {
         'If-None-Match'?: string;
       };
       path: {
-        id: number;
+        id: string;
       };
     };
     responses: {
@@ -1028,6 +1047,20 @@ export interface operations {
       };
       /** @description Invalid input; the message names the field */
       400: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description the path is a write route (`/article/create`, `/article/update`, `/article/delete`) asked with GET: an unknown route */
+      404: {
         headers: {
           /** @description The request's id: yours from X-Request-Id, or a new UUID */
           'X-Request-Id': string;
@@ -1092,7 +1125,7 @@ export interface operations {
    * Add the three demo articles
    * @description Creates Article 1, 2 and 3, then answers what GET /article answers.
    */
-  getSeedCreate: {
+  seedArticles: {
     parameters: {
       header?: {
         /** @description Your id for this request (1 to 128 of `A-Z a-z 0-9 _ . : -`): echoed in the answer and carried by the log line; any other value is replaced by a new UUID */
@@ -1191,7 +1224,7 @@ export interface operations {
    * List the tags
    * @description Every tag, by name in code-point order, whether or not an article links it.
    */
-  getTag: {
+  listTags: {
     parameters: {
       header?: {
         /** @description Your id for this request (1 to 128 of `A-Z a-z 0-9 _ . : -`): echoed in the answer and carried by the log line; any other value is replaced by a new UUID */
@@ -1274,7 +1307,7 @@ export interface operations {
    * List the categories
    * @description Every category, by name in code-point order, whether or not an article links it.
    */
-  getCategory: {
+  listCategories: {
     parameters: {
       header?: {
         /** @description Your id for this request (1 to 128 of `A-Z a-z 0-9 _ . : -`): echoed in the answer and carried by the log line; any other value is replaced by a new UUID */
@@ -1357,7 +1390,7 @@ export interface operations {
    * The process is alive
    * @description Liveness: answers 200 while the process runs.
    */
-  getHealth: {
+  checkLiveness: {
     parameters: {
       header?: {
         /** @description Your id for this request (1 to 128 of `A-Z a-z 0-9 _ . : -`): echoed in the answer and carried by the log line; any other value is replaced by a new UUID */
@@ -1400,7 +1433,7 @@ export interface operations {
    * This instance can serve: reads at least; says whether writes can be served too
    * @description Readiness for load balancers and Kubernetes: 200 while reads are served (by a replica when the primary is gone) and the service is not shutting down; `writes` says whether the primary takes writes. Each storage check gets 1 s.
    */
-  getReady: {
+  checkReadiness: {
     parameters: {
       header?: {
         /** @description Your id for this request (1 to 128 of `A-Z a-z 0-9 _ . : -`): echoed in the answer and carried by the log line; any other value is replaced by a new UUID */
@@ -1455,7 +1488,7 @@ export interface operations {
    * This instance can serve writes
    * @description The stricter readiness, for checks that route writes: 200 only while the primary answers within 1 s and takes writes (it is not read-only, and the breaker in front of it is closed), and the service is not shutting down.
    */
-  getReadyWrite: {
+  checkWriteReadiness: {
     parameters: {
       header?: {
         /** @description Your id for this request (1 to 128 of `A-Z a-z 0-9 _ . : -`): echoed in the answer and carried by the log line; any other value is replaced by a new UUID */
@@ -1510,7 +1543,7 @@ export interface operations {
    * This document
    * @description The OpenAPI 3.1 document of the service as configured, built from its route table.
    */
-  getOpenapiJson: {
+  getOpenApiDocument: {
     responses: {
       /** @description OpenAPI 3.1 */
       200: {
@@ -1522,15 +1555,17 @@ export interface operations {
   };
   /**
    * Interactive documentation of this document (Swagger UI)
-   * @description Swagger UI over /openapi.json, served from the swagger-ui-dist package (no CDN).
+   * @description Swagger UI over /openapi.json, served from the swagger-ui-dist package (no CDN), at `/docs/`: its assets are relative to that path, so `/docs` redirects there.
    */
-  getDocs: {
+  getDocumentationPage: {
     responses: {
-      /** @description An HTML page */
-      200: {
-        content: {
-          'text/html': unknown;
+      /** @description To the page at /docs/, an HTML page */
+      301: {
+        headers: {
+          /** @description The page */
+          Location: '/docs/';
         };
+        content: never;
       };
     };
   };
@@ -1552,7 +1587,7 @@ export interface operations {
    * Demonstration: two fixed users (exact URL, no query string)
    * @description Served by the decorator-driven demo router; the answer is not wrapped.
    */
-  getUserList: {
+  listUsers: {
     responses: {
       /** @description Not wrapped */
       200: {
@@ -1585,7 +1620,7 @@ export interface operations {
    * Demonstration: a fixed answer; nothing is stored
    * @description Served by the decorator-driven demo router; the answer is not wrapped.
    */
-  postUserAdd: {
+  addUser: {
     responses: {
       /** @description Not wrapped */
       200: {
