@@ -44,7 +44,7 @@ describe('the /docs page in headless Chromium', () => {
     );
     expect([...listed].sort()).toEqual([...documented].sort());
 
-    const listArticles = page.locator('#operations-Articles-getArticle');
+    const listArticles = page.locator('#operations-Articles-listArticles');
     await listArticles.locator('.opblock-summary').click();
     await listArticles.getByRole('button', { name: 'Try it out' }).click();
     // Swagger UI fills each parameter with its documented example; keep limit's (a page of 20),
