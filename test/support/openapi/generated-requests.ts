@@ -27,11 +27,19 @@ export interface OpenApiDocument {
   components: { schemas: Record<string, JsonSchema> };
 }
 
-/** Values the generator should use often, because the service's answer depends on them existing. */
+/**
+ * Values the generator should use often, because the service's answer depends on them existing.
+ * Read when each request is generated, so the test may replace them (a deleted article).
+ */
 export interface KnownValues {
   /** An article that exists: its id in paths and bodies reaches the code past the lookup. */
   articleId: number;
+  /** A tag's id: a reference by id to it is taken, where a random id names no tag. */
+  tagId: string;
 }
+
+/** The known article's id, read when a request is generated. */
+const knownArticleId = (known: KnownValues) => fc.constant(null).map(() => known.articleId);
 
 /** The parts of a request before they are written as HTTP: parameters by location, the body as a value. */
 interface RequestParts {
@@ -60,16 +68,28 @@ function parameterArbitrary(document: OpenApiDocument, parameter: Parameter, kno
   const unit = parameter.in === 'header' ? HEADER_CHARACTER : undefined;
   const fromSchema = schemaArbitrary(parameter.schema, resolverOf(document), unit).map(String);
   const isId = parameter.name === 'id' || parameter.name === 'after';
-  return isId ? fc.oneof(fc.constant(String(known.articleId)), fromSchema) : fromSchema;
+  return isId ? fc.oneof(knownArticleId(known).map(String), fromSchema) : fromSchema;
 }
 
-/** A body valid against the schema, with the known article's id where the body names one, often. */
+/** Term references by id name the known tag, most of the time, so that creates and updates get through. */
+function withKnownTermIds(body: Record<string, unknown>, known: KnownValues, choice: number): Record<string, unknown> {
+  const references = body.tag;
+  if (!Array.isArray(references)) return body;
+  const renamed = references.map((reference, index) =>
+    (choice + index) % 4 !== 0 && typeof reference === 'object' && reference !== null && 'id' in reference
+      ? { ...reference, id: known.tagId }
+      : reference,
+  );
+  return { ...body, tag: renamed };
+}
+
+/** A body valid against the schema, with the known article's and tag's ids, often. */
 function bodyArbitrary(document: OpenApiDocument, schema: JsonSchema, known: KnownValues): fc.Arbitrary<unknown> {
-  return fc
-    .tuple(schemaArbitrary(schema, resolverOf(document)), fc.boolean())
-    .map(([body, useKnownId]) =>
-      useKnownId && body !== null && typeof body === 'object' && 'id' in body ? { ...body, id: known.articleId } : body,
-    );
+  return fc.tuple(schemaArbitrary(schema, resolverOf(document)), fc.nat()).map(([body, choice]) => {
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) return body;
+    const withIds = withKnownTermIds(body as Record<string, unknown>, known, choice);
+    return choice % 2 === 0 && 'id' in withIds ? { ...withIds, id: known.articleId } : withIds;
+  });
 }
 
 function partsArbitrary(
