@@ -8,22 +8,11 @@ import {
   type OpenApiDocument,
   validRequests,
 } from '../../support/openapi/generated-requests';
+import { serviceTookRequest } from '../../support/openapi/service-verdict';
 import { StandardRequestValidator } from '../../support/openapi/standard-request-validator';
 import { type OpenApiDocument as CheckedDocument, OpenApiResponseCheck } from '../../support/openapi-response-check';
 import { explorationSeed } from '../../support/property-seed';
 import { jsonOf } from '../../support/raw-http';
-
-/**
- * The service's verdict on a request, from its answer: refused as input the document does not
- * allow (400, 415, or an unknown route's 404), or taken (a success, or an answer about the data:
- * no such article, a changed one, a reused key). A reference by id to a tag or category that
- * does not exist is a 400 about the data too: no document can say which ids exist.
- */
-function serviceAccepted(status: number, message: string): boolean {
-  if (status === 400 && /^(tag|category): no (tag|category) with id /.test(message)) return true;
-  if (status === 404) return !message.startsWith('No route for ');
-  return status !== 400 && status !== 415;
-}
 
 /**
  * The differential test of issue 26: requests generated from the served OpenAPI document, valid
@@ -64,7 +53,7 @@ export function documentAgreementSuite(kind: StorageKind, numRuns: number): void
       const body = jsonOf(exchange);
       const message = String((body as { message?: unknown } | undefined)?.message ?? '');
       const standard = validator.verdict(request);
-      const taken = serviceAccepted(exchange.status, message);
+      const taken = serviceTookRequest(exchange.status, message);
       if (request.path === '/article/delete' && exchange.status === 200) await createKnownArticle();
       const problems = responses.problemsOf(request.method, request.path, { ...exchange, body });
       if (taken !== standard.accepted) {

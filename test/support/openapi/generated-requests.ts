@@ -19,6 +19,7 @@ interface Parameter {
   schema: JsonSchema;
 }
 interface Operation {
+  security?: unknown[];
   parameters?: Parameter[];
   requestBody?: { content: Record<string, { schema: JsonSchema }> };
 }
@@ -36,6 +37,8 @@ export interface KnownValues {
   articleId: number;
   /** A tag's id: a reference by id to it is taken, where a random id names no tag. */
   tagId: string;
+  /** The API token, sent as a bearer token to the operations the document secures. */
+  bearerToken?: string;
 }
 
 /** The known article's id, read when a request is generated. */
@@ -122,7 +125,12 @@ function partsArbitrary(
       template: entry.template,
       path: values.path,
       query: Object.entries(values.query),
-      headers: values.headers,
+      headers: {
+        ...values.headers,
+        ...(entry.operation.security?.length && known.bearerToken
+          ? { authorization: `Bearer ${known.bearerToken}` }
+          : {}),
+      },
       body: values.body,
     }));
 }
@@ -181,14 +189,14 @@ function containersOf(value: unknown): Array<Record<string, unknown> | unknown[]
 }
 
 /** One change to a body: a value replaced, a key dropped or added, or the whole body replaced. */
-function mutateBody(body: unknown, choice: number, key: string, replacement: unknown): unknown {
+function mutateBody(body: unknown, change: { kind: number; at: number; key: string }, replacement: unknown): unknown {
   const copy = structuredClone(body);
   const containers = containersOf(copy);
-  const target = containers[choice % Math.max(containers.length, 1)];
+  const target = containers[change.at % Math.max(containers.length, 1)];
   if (target === undefined) return replacement;
   const keys = Object.keys(target);
-  const existing = keys[choice % Math.max(keys.length, 1)];
-  switch (choice % 4) {
+  const existing = keys[Math.floor(change.at / Math.max(containers.length, 1)) % Math.max(keys.length, 1)];
+  switch (change.kind % 4) {
     case 0:
       if (existing !== undefined) (target as Record<string, unknown>)[existing] = replacement;
       return copy;
@@ -196,7 +204,7 @@ function mutateBody(body: unknown, choice: number, key: string, replacement: unk
       if (existing !== undefined && !Array.isArray(target)) delete target[existing];
       return copy;
     case 2:
-      if (!Array.isArray(target)) target[key] = replacement;
+      if (!Array.isArray(target)) target[change.key] = replacement;
       return copy;
     default:
       return replacement;
@@ -216,11 +224,17 @@ function mutateParameters(parts: RequestParts, choice: number, replacement: stri
     ...copy.query.map((entry) => () => {
       copy.query.push([entry[0], replacement]);
     }),
+    // Credentials are not the document's to judge: a wrong token is a 401, tested on its own.
     ...Object.keys(copy.headers)
-      .filter((name) => name !== 'X-Request-Id')
+      .filter((name) => name !== 'authorization')
       .map((name) => () => {
-        // A header carries only what HTTP allows; the edgy text is made sendable, not dropped.
-        copy.headers[name] = [...replacement].filter((c) => c >= ' ' && c <= '~').join('');
+        // A header carries only what HTTP allows, and HTTP trims it (RFC 9110 §5.5): the edgy
+        // text is made sendable, and one that would arrive empty has a space inside instead.
+        const sendable = [...replacement]
+          .filter((c) => c >= ' ' && c <= '~')
+          .join('')
+          .trim();
+        copy.headers[name] = sendable === '' ? 'inner space' : sendable;
       }),
   ];
   slots[choice % Math.max(slots.length, 1)]?.();
@@ -233,19 +247,20 @@ function mutateParameters(parts: RequestParts, choice: number, replacement: stri
  */
 export function mutatedRequests(document: OpenApiDocument, known: KnownValues): fc.Arbitrary<GeneratedRequest> {
   return fc
-    .tuple(
-      allPartsArbitrary(document, known),
-      fc.nat(),
-      fc.string({ maxLength: 6 }),
-      EDGY_VALUE,
-      EDGY_TEXT,
-      fc.boolean(),
-    )
-    .map(([parts, choice, key, value, text, onBody]) => {
+    .record({
+      parts: allPartsArbitrary(document, known),
+      kind: fc.nat(),
+      at: fc.nat(),
+      key: fc.string({ maxLength: 6 }),
+      value: EDGY_VALUE,
+      text: EDGY_TEXT,
+      onBody: fc.boolean(),
+    })
+    .map(({ parts, kind, at, key, value, text, onBody }) => {
       if (onBody && parts.body !== undefined) {
-        return { ...parts, body: { value: mutateBody(parts.body.value, choice, key, value) } };
+        return { ...parts, body: { value: mutateBody(parts.body.value, { kind, at, key }, value) } };
       }
-      return mutateParameters(parts, choice, text);
+      return mutateParameters(parts, at, text);
     })
     .filter(encodable)
     .map(written);
