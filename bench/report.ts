@@ -1,13 +1,22 @@
 import os from 'node:os';
 import type { RunFigures } from './measure';
 
-/** Every run of one scenario on one storage, per target (service, baseline, …), in run order. */
+/** Every run of one scenario on one storage, per target (service, the floors, …), in run order. */
 export interface ScenarioRuns {
   key: string;
   title: string;
-  target: number;
+  /** The least service / Express floor req/s ratio (Scenario.target); null: none. */
+  target: number | null;
   runs: Record<string, RunFigures[]>;
 }
+
+/** The raw node:http floor's label (`baseline` in results files written before the Express floor). */
+export const RAW_FLOOR = 'raw floor';
+const LEGACY_RAW_FLOOR = 'baseline';
+/** The bare Express 5 floor's label: what the service is judged against. */
+export const EXPRESS_FLOOR = 'Express floor';
+/** The service's p99 may be at most this many times the Express floor's (issue 27). */
+export const P99_TARGET_FACTOR = 1.5;
 
 export interface PassReport {
   storage: string;
@@ -64,14 +73,24 @@ const number = (value: number, digits = 0) =>
     ? value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits })
     : '–';
 
-/** A Markdown table: readable in a terminal, and the source of docs/PERFORMANCE.md's figures. */
-export function formatPass(pass: PassReport, baseline: string | null): string {
+/**
+ * A Markdown table: readable in a terminal, and the source of docs/PERFORMANCE.md's figures.
+ * With the floors in the pass, each other target's ratio to the Express floor and to the raw
+ * floor (and the Express floor's to the raw one: what Express itself costs), and the service's
+ * targets, judged against the Express floor: req/s ratio and p99.
+ */
+export function formatPass(pass: PassReport): string {
+  const raw = pass.targets.find((target) => target === RAW_FLOOR || target === LEGACY_RAW_FLOOR) ?? null;
+  const express = pass.targets.includes(EXPRESS_FLOOR) ? EXPRESS_FLOOR : null;
+  const measured = pass.targets.filter((target) => target !== raw && target !== express);
+  const ratios: Array<[string, string]> = [
+    ...(express ? measured.map((target): [string, string] => [target, express]) : []),
+    ...(raw ? [...measured, ...(express ? [express] : [])].map((target): [string, string] => [target, raw]) : []),
+  ];
   const header = ['scenario'];
   for (const target of pass.targets) header.push(`${target} req/s`, 'p50 ms', 'p99 ms');
-  if (baseline) {
-    for (const target of pass.targets.filter((t) => t !== baseline)) header.push(`${target} / ${baseline}`);
-    header.push('target');
-  }
+  for (const [numerator, denominator] of ratios) header.push(`${numerator} / ${denominator}`);
+  if (express) header.push(`target (vs ${express})`);
   header.push('errors');
   const rows = pass.scenarios.map((scenario) => {
     const row = [scenario.title];
@@ -79,19 +98,14 @@ export function formatPass(pass: PassReport, baseline: string | null): string {
       const figures = summarize(scenario.runs[target] ?? []);
       row.push(number(figures.requestsPerSecond), number(figures.p50Ms, 1), number(figures.p99Ms, 1));
     }
-    if (baseline) {
-      const base = scenario.runs[baseline] ?? [];
-      for (const target of pass.targets.filter((t) => t !== baseline)) {
-        const runs = scenario.runs[target] ?? [];
-        const rounds = runs.map((run, round) =>
-          number(run.requestsPerSecond / (base[round]?.requestsPerSecond ?? 0), 2),
-        );
-        // The median first, then each round's ratio: the spread shows the machine's noise.
-        row.push(`${number(medianRatio(runs, base), 2)} (${rounds.join(', ')})`);
-      }
-      const ratio = medianRatio(scenario.runs[pass.targets[0] as string] ?? [], base);
-      row.push(`≥ ${scenario.target} ${ratio >= scenario.target ? 'met' : 'NOT met'}`);
+    for (const [numerator, denominator] of ratios) {
+      const runs = scenario.runs[numerator] ?? [];
+      const base = scenario.runs[denominator] ?? [];
+      const rounds = runs.map((run, round) => number(run.requestsPerSecond / (base[round]?.requestsPerSecond ?? 0), 2));
+      // The median first, then each round's ratio: the spread shows the machine's noise.
+      row.push(`${number(medianRatio(runs, base), 2)} (${rounds.join(', ')})`);
     }
+    if (express) row.push(targetVerdict(scenario, scenario.runs.service ?? [], scenario.runs[express] ?? []));
     row.push(String(Object.values(scenario.runs).reduce((sum, runs) => sum + summarize(runs).errors, 0)));
     return row;
   });
@@ -112,6 +126,18 @@ export function formatPass(pass: PassReport, baseline: string | null): string {
     `Peak RSS under load: ${rss}.`,
     ...pass.notes.map((note) => `${note}`),
   ].join('\n');
+}
+
+/** The service against its targets: req/s ratio to the Express floor, and p99 within P99_TARGET_FACTOR of its. */
+function targetVerdict(scenario: ScenarioRuns, service: readonly RunFigures[], floor: readonly RunFigures[]): string {
+  if (scenario.target === null || service.length === 0) return '–';
+  const ratio = medianRatio(service, floor);
+  const p99 = summarize(service).p99Ms / summarize(floor).p99Ms;
+  const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
+  return (
+    `≥ ${scenario.target} ${met(ratio >= scenario.target)}; ` +
+    `p99 ${number(p99, 2)}× ≤ ${P99_TARGET_FACTOR}× ${met(p99 <= P99_TARGET_FACTOR)}`
+  );
 }
 
 /** The 1, 5 and 15 minute load averages, as the runs print them. */

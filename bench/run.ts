@@ -10,11 +10,13 @@ import { SERVICE } from './paths';
 import { type ServerProcess, startServer, withPeakRss } from './processes';
 import {
   describeMachine,
+  EXPRESS_FLOOR,
   formatPass,
   loadAverage,
   medianCpuRatio,
   medianRatio,
   type PassReport,
+  RAW_FLOOR,
   totalErrors,
 } from './report';
 import { writeResultsFile } from './results-file';
@@ -22,15 +24,16 @@ import { cleanUp, cleanups } from './run-main';
 import { checkSameAnswers } from './sanity';
 import { type Scenario, selectScenarios } from './scenarios';
 
-/** The raw baseline, built beside this file. */
-const BASELINE = path.join(__dirname, 'baseline', 'server.js');
+/** The floors, built beside this file: raw node:http, and bare Express 5 with the same store and SQL. */
+const RAW_FLOOR_MAIN = path.join(__dirname, 'baseline', 'server.js');
+const EXPRESS_FLOOR_MAIN = path.join(__dirname, 'baseline', 'express-floor.js');
 
 const SERVICE_ENV: Record<string, string> = { API_TOKEN: BENCH_TOKEN, LOG_LEVEL: 'warn', NODE_ENV: 'production' };
 
 /**
- * `npm run bench -- http`: the service and the raw baseline on one PostgreSQL database, measured
- * alternately (service, baseline, service, baseline, …) so that a shared machine's noise hits
- * both alike; then the service alone on SQLite. Prints Markdown tables, writes the figures to
+ * `npm run bench -- http`: the service and its two floors (bare Express 5, raw node:http) on one
+ * PostgreSQL database, measured in turn (service, Express floor, raw floor, service, …) so that
+ * a shared machine's noise hits them alike; then the service alone on SQLite. Prints Markdown tables, writes the figures to
  * bench/results/, and exits 1 when any answer was not a success.
  */
 export async function runHttp(options: BenchOptions): Promise<void> {
@@ -51,8 +54,7 @@ export async function runHttp(options: BenchOptions): Promise<void> {
   if (options.postgres) passes.push(await postgresPass(options, scenarios, settings));
   if (options.sqlite) passes.push(await sqlitePass(options, scenarios, settings));
 
-  for (const pass of passes)
-    console.log(`\n${formatPass(pass, pass.targets.includes('baseline') ? 'baseline' : null)}\n`);
+  for (const pass of passes) console.log(`\n${formatPass(pass)}\n`);
   console.log(`Load average at the end: ${loadAverage()}`);
   const file = writeResultsFile('bench', {
     startedAt,
@@ -78,20 +80,19 @@ async function postgresPass(options: BenchOptions, scenarios: Scenario[], settin
     ...(await tracingEnv(options)),
     DATABASE_URL: database.url,
   });
-  const baseline = options.baseline
-    ? await start('baseline', BASELINE, {
-        API_TOKEN: BENCH_TOKEN,
-        DATABASE_URL: database.url,
-        BASELINE_READS: options.baselineReads,
-      })
-    : null;
-  const servers = baseline ? [service, baseline] : [service];
+  // The floors share the store and SQL of bench/baseline/; the service has migrated the schema.
+  const floorEnv = { API_TOKEN: BENCH_TOKEN, DATABASE_URL: database.url, BASELINE_READS: options.baselineReads };
+  const floors = options.baseline
+    ? [await start(EXPRESS_FLOOR, EXPRESS_FLOOR_MAIN, floorEnv), await start(RAW_FLOOR, RAW_FLOOR_MAIN, floorEnv)]
+    : [];
+  const baseline = floors[1] ?? null;
+  const servers = [service, ...floors];
   const notes: string[] = [];
   if (baseline) {
     notes.push(
       options.baselineReads === 'links'
-        ? 'Baseline reads: an article query, then one batched query for the links (the shape issue 4 gives).'
-        : "Baseline reads: one statement per read, each article's tags and categories aggregated as JSON.",
+        ? 'The floors read an article, then its links in one batched query (the shape issue 4 gives).'
+        : "The floors read with one statement, each article's tags and categories aggregated as JSON.",
     );
   }
   if (options.workers !== null) {
@@ -126,9 +127,11 @@ async function postgresPass(options: BenchOptions, scenarios: Scenario[], settin
 
   const dataset = await prepare(service.url, database);
   if (baseline) {
-    await checkSameAnswers(service.url, baseline.url, dataset);
-    await database.removeArticlesAfter(dataset.lastId);
-    console.log('The baseline answers exactly what the service answers (articles, list, create, update).\n');
+    for (const floor of floors) {
+      await checkSameAnswers(service.url, floor.url, dataset);
+      await database.removeArticlesAfter(dataset.lastId);
+    }
+    console.log('Both floors answer exactly what the service answers (articles, list, create, update).\n');
   } else {
     notes.push('The service alone (--no-baseline): the figures that count are its same-run ratios.');
   }
@@ -137,14 +140,14 @@ async function postgresPass(options: BenchOptions, scenarios: Scenario[], settin
   if (options.workers !== null) {
     for (const scenario of pass.scenarios) {
       const ratio = medianRatio(
-        scenario.runs[servers[baseline ? 2 : 1]?.label as string] ?? [],
+        scenario.runs[servers[1 + floors.length]?.label as string] ?? [],
         scenario.runs.service ?? [],
       );
       notes.push(`${scenario.title}: WORKERS=${options.workers} / 1 worker = ${ratio.toFixed(2)}`);
     }
   }
   notes.push(...sameRunRatios(pass));
-  for (const label of servers.slice(baseline ? 2 : 1).map((server) => server.label)) {
+  for (const label of servers.slice(1 + floors.length).map((server) => server.label)) {
     for (const scenario of pass.scenarios) {
       const ratio = medianRatio(scenario.runs.service ?? [], scenario.runs[label] ?? []);
       const cpu = medianCpuRatio(scenario.runs.service ?? [], scenario.runs[label] ?? []);

@@ -109,7 +109,7 @@ export async function runTopology(options: BenchOptions): Promise<void> {
 
   for (const pass of passes) {
     pass.notes.push(...ratios(pass));
-    console.log(`\n${formatPass(pass, null)}\n`);
+    console.log(`\n${formatPass(pass)}\n`);
   }
   console.log(`Load average at the end: ${loadAverage()}`);
   const file = writeResultsFile('topology', { machine: describeMachine(), options, passes });

@@ -7,9 +7,9 @@ import { BadRequest, toChanges, toNewArticle } from './request-body';
  * The raw baseline's store and SQL behind a bare Express 5 app: Express's routing, its JSON
  * body parser and `res.json`, and nothing else (no validation library, logging, metrics or
  * security headers). It measures what Express itself costs on this machine, apart from the
- * service's own code: `npm run bench -- --compare dist/bench/baseline/express-floor.js`.
+ * service's own code; `npm run bench` measures it beside the service and the raw floor.
  * Env: PORT, DATABASE_URL (migrated by the service), API_TOKEN (compared plainly: the floor
- * needs the check's shape, not its constant time).
+ * needs the check's shape, not its constant time), BASELINE_READS as for the raw floor.
  */
 const pool = new Pool({
   connectionString: process.env.DATABASE_URL,
@@ -17,7 +17,7 @@ const pool = new Pool({
   connectionTimeoutMillis: 5_000,
   statement_timeout: 5_000,
 });
-const store = new ArticleStore(pool);
+const store = new ArticleStore(pool, process.env.BASELINE_READS === 'aggregated' ? 'aggregated' : 'links');
 const token = process.env.API_TOKEN ? `Bearer ${process.env.API_TOKEN}` : null;
 
 const success = (data: unknown) => ({ statusCode: 10000, data, message: 'Success' });
