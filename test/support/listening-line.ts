@@ -11,19 +11,19 @@ export interface ListeningWait {
   exited: Promise<number | string>;
   /** What the process wrote to stderr so far, for the error messages. */
   stderr(): string;
-  /** The line to wait for; the service's "listening" line by default. */
-  ready?: (entry: Record<string, unknown>) => boolean;
+  /** The line to wait for, with its JSON when it is JSON; the service's "listening" line by default. */
+  ready?: (line: string, entry: Record<string, unknown> | null) => boolean;
   /** Every line on stdout, with its JSON when it is JSON (the service's log). */
   onLine?: (line: string, entry: Record<string, unknown> | null) => void;
 }
 
 /**
- * Reads a process's stdout line by line and resolves with the first JSON line `ready` accepts
- * (the service logs its port in its "listening" line); rejects when the process exits first
- * or `withinMs` passes. The lines go on reaching `onLine` after that.
+ * Reads a process's stdout line by line and resolves with the first line `ready` accepts, as
+ * JSON when it is (the service logs its port in its "listening" line); rejects when the process
+ * exits first or `withinMs` passes. The lines go on reaching `onLine` after that.
  */
-export function waitForListening(child: ChildProcess, wait: ListeningWait): Promise<Record<string, unknown>> {
-  const ready = wait.ready ?? ((entry) => entry.msg === LISTENING_MESSAGE);
+export function waitForListening(child: ChildProcess, wait: ListeningWait): Promise<Record<string, unknown> | null> {
+  const ready = wait.ready ?? ((_line, entry) => entry?.msg === LISTENING_MESSAGE);
   return new Promise((resolve, reject) => {
     const timer = setTimeout(
       () => reject(new Error(`${wait.what} did not listen within ${wait.withinMs} ms: ${wait.stderr()}`)),
@@ -32,7 +32,7 @@ export function waitForListening(child: ChildProcess, wait: ListeningWait): Prom
     readline.createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
       const entry = jsonOf(line);
       wait.onLine?.(line, entry);
-      if (entry && ready(entry)) {
+      if (ready(line, entry)) {
         clearTimeout(timer);
         resolve(entry);
       }

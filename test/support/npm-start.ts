@@ -62,7 +62,7 @@ export async function npmStart(
     stderr: () => stderr,
     onLine: options.onLine,
   }).then(
-    (entry) => Number(entry.port),
+    (entry) => Number(entry?.port),
     (error: unknown) => {
       killAll();
       throw error;

@@ -1,6 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { freePort } from './free-port';
+import { waitForListening } from './listening-line';
 
 const PRISM = path.resolve(__dirname, '../../node_modules/@stoplight/prism-cli/dist/index.js');
 const LOOPBACK_ONLY = path.join(__dirname, 'loopback-only.cjs');
@@ -63,7 +64,13 @@ export async function startPrismProxy(documentFile: string, upstream: string): P
   const exited = new Promise<number | string>((resolve) =>
     child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown')),
   );
-  await waitForLine(child, () => output, exited, READY_LINE, 20_000);
+  await waitForListening(child, {
+    what: 'Prism',
+    withinMs: 20_000,
+    exited,
+    stderr: () => output,
+    ready: (line) => line.includes(READY_LINE),
+  });
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     violations: (response) => parseViolations(response.headers.get('sl-violations')),
@@ -99,30 +106,4 @@ export function parseViolations(header: string | null): PrismViolation[] {
     path: location.slice(1).join('.'),
     ...(code === undefined ? {} : { code }),
   }));
-}
-
-function waitForLine(
-  child: ChildProcess,
-  output: () => string,
-  exited: Promise<number | string>,
-  line: string,
-  withinMs: number,
-): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`Prism did not listen within ${withinMs} ms:\n${output()}`));
-    }, withinMs);
-    const check = () => {
-      if (!output().includes(line)) return;
-      clearTimeout(timer);
-      child.stdout?.off('data', check);
-      resolve();
-    };
-    child.stdout?.on('data', check);
-    void exited.then((code) => {
-      clearTimeout(timer);
-      reject(new Error(`Prism exited with ${code} before listening:\n${output()}`));
-    });
-  });
 }

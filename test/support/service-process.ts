@@ -57,12 +57,13 @@ export function startService(
     logLines,
     stderr: () => stderr,
   });
+  const readyWhen = options.readyWhen;
   const listening = waitForListening(child, {
     what: 'service',
     withinMs: 20_000,
     exited,
     stderr: () => stderr,
-    ready: options.readyWhen === 'spawned' ? undefined : options.readyWhen,
+    ready: typeof readyWhen === 'function' ? (_line, entry) => entry !== null && readyWhen(entry) : undefined,
     onLine: (_line, entry) => {
       if (!entry) return;
       logLines.push(entry);
@@ -74,7 +75,7 @@ export function startService(
     listening.catch(() => {});
     return new Promise((resolve) => child.once('spawn', () => resolve(running())));
   }
-  return listening.then((entry) => running(entry.port));
+  return listening.then((entry) => running(entry?.port));
 }
 
 /** Stops a service a test started (SIGTERM) and waits for its exit, unless it has exited already. */
