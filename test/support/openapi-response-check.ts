@@ -6,7 +6,7 @@ interface DocumentedResponse {
   headers?: Record<string, { required?: boolean; schema?: object }>;
   content?: Record<string, { schema?: object }>;
 }
-interface DocumentedOperation {
+export interface DocumentedOperation {
   responses: Record<string, DocumentedResponse>;
 }
 export interface OpenApiDocument {

@@ -10,7 +10,7 @@ import {
 } from '../../support/openapi/generated-requests';
 import { serviceTookRequest } from '../../support/openapi/service-verdict';
 import { StandardRequestValidator } from '../../support/openapi/standard-request-validator';
-import { type OpenApiDocument as CheckedDocument, OpenApiResponseCheck } from '../../support/openapi-response-check';
+import { OpenApiResponseCheck } from '../../support/openapi-response-check';
 import { explorationSeed } from '../../support/property-seed';
 import { jsonOf } from '../../support/raw-http';
 
@@ -39,7 +39,7 @@ export function documentAgreementSuite(kind: StorageKind, numRuns: number): void
       api = await openListeningHarness(kind, { maxSockets: 4, config: { seedEnabled: true } });
       document = jsonOf(await api.http.get('/openapi.json')) as OpenApiDocument;
       validator = await StandardRequestValidator.of(document);
-      responses = new OpenApiResponseCheck(document as unknown as CheckedDocument);
+      responses = new OpenApiResponseCheck(document);
       await createKnownArticle();
     });
     afterAll(async () => {

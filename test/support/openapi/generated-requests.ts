@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import type { DocumentedOperation } from '../openapi-response-check';
 import { HEADER_CHARACTER, type JsonSchema, schemaArbitrary } from './schema-arbitrary';
 
 /** One request, as sent: the method, the path with its query string, headers, and a JSON body. */
@@ -18,7 +19,8 @@ interface Parameter {
   required?: boolean;
   schema: JsonSchema;
 }
-interface Operation {
+/** What the generator reads of an operation; its responses are for the response check. */
+interface Operation extends DocumentedOperation {
   security?: unknown[];
   parameters?: Parameter[];
   requestBody?: { content: Record<string, { schema: JsonSchema }> };

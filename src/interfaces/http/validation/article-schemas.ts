@@ -11,17 +11,16 @@ import { decimalIntegerPattern, STORABLE_TEXT, trimmedTextPattern } from './docu
 const text = (limits: { minLength?: number; maxLength?: number }) =>
   z.string().meta({ override: { ...limits, pattern: STORABLE_TEXT } });
 
-/** A tag or category name: 1 to 64 code points once trimmed, as names are when written. */
-export const termNameText = (description: string) =>
-  z.string().meta({ description, override: { pattern: trimmedTextPattern(TERM_RULES.nameMaxLength) } });
-
 const termReferenceFields = {
   id: text({ minLength: 1, maxLength: TERM_RULES.idMaxLength }).meta({
     description: 'An existing tag or category',
     example: 'uln4q7lk60tqcd7iftk4jvl7',
   }),
-  name: termNameText('Found, or created when new (trimmed; 1 to 64 characters once trimmed)').meta({
+  // 1 to 64 code points once trimmed, as names are when written.
+  name: z.string().meta({
+    description: 'Found, or created when new (trimmed; 1 to 64 characters once trimmed)',
     example: 'TypeScript',
+    override: { pattern: trimmedTextPattern(TERM_RULES.nameMaxLength) },
   }),
   description: text({ maxLength: TERM_RULES.descriptionMaxLength }).nullable().meta({
     description: 'Only with `name`: the description of a tag or category created now',
