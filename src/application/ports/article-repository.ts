@@ -77,6 +77,13 @@ export type KeyedCreateOutcome =
 export type ListVersion = string;
 
 /**
+ * Told the version of the data a read is about to answer, before it answers any of it: the data
+ * is at that version or newer, never older, and was read on the same storage node. Called again
+ * when the read starts over on another node (the last call counts).
+ */
+export type VersionObserver = (version: ListVersion) => void;
+
+/**
  * Storage of articles with their tags and categories. Every write is one atomic unit: when
  * a reference fails (UnknownReferenceError), nothing of that write is stored. Name references
  * find or create the term, and stay correct when concurrent writes name the same new term.
@@ -99,22 +106,32 @@ export interface ArticleRepository {
   /** Deletes the article and its links (its terms stay); answers it as it was, or null when none. */
   delete(id: number, expected?: ExpectedVersions): Promise<Article | null>;
   findById(id: number): Promise<Article | null>;
-  /** One page of visible articles; every statement it sends is bounded by `limit`, not by the table. */
-  listVisible(page: VisibleArticlesPage): Promise<Article[]>;
+  /**
+   * One page of visible articles; every statement it sends is bounded by `limit`, not by the
+   * table. With `onVersion`, the page's version is read first, on the same node (one more
+   * statement).
+   */
+  listVisible(page: VisibleArticlesPage, onVersion?: VersionObserver): Promise<Article[]>;
   /**
    * Every visible article matching the filter, by id ascending, in chunks of at most
    * STREAM_CHUNK_SIZE, read by one statement (one snapshot on the SQL storages) as the caller
    * asks for them. A caller that stops early closes the generator (`return()`, or leaving a
    * `for await`): the statement and its connection are released then. A storage failure before
    * or between chunks rejects the pending `next()`. Once every chunk is read it returns a
-   * version (see visibleVersion) the data read was at, or was newer than: never older.
-   * (Closed early, a generator returns what `return()` was given.)
+   * version (see visibleVersion) the data read was at, or was newer than: never older; the same
+   * version goes to `onVersion` before the first chunk. (Closed early, a generator returns what
+   * `return()` was given.)
    */
-  streamVisible(filter: VisibleArticlesFilter): AsyncGenerator<Article[], ListVersion | undefined>;
+  streamVisible(
+    filter: VisibleArticlesFilter,
+    onVersion?: VersionObserver,
+  ): AsyncGenerator<Article[], ListVersion | undefined>;
   /**
    * A token of the stored data as the storage node that answers sees it now: equal tokens mean
    * that every article and term is as it was when the other was taken. Any committed write
    * changes it; it may change without a write too (a token is never reused for other data).
+   * Tokens of one database are equal whichever process or connection took them, except on
+   * SQLite and in memory, whose tokens are one repository's own.
    */
   visibleVersion(): Promise<ListVersion>;
   /** Every tag or category, ordered by name. */

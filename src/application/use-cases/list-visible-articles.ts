@@ -1,6 +1,11 @@
 import { type Article, foldForSearch, StorageUnavailableError } from '../../domain';
 import { type Backoff, backoffDelays } from '../backoff';
-import type { ArticleRepository, ListVersion, VisibleArticlesFilter } from '../ports/article-repository';
+import type {
+  ArticleRepository,
+  ListVersion,
+  VersionObserver,
+  VisibleArticlesFilter,
+} from '../ports/article-repository';
 
 export interface ListVisibleArticlesInput {
   /** Only articles with a greater id. */
@@ -34,8 +39,9 @@ const LATER_BATCH_BACKOFF: Backoff = { firstMs: 50, maxMs: 400 };
 export class ListVisibleArticles {
   constructor(private readonly articles: ArticleRepository) {}
 
-  page(input: VisibleArticlesPageInput): Promise<Article[]> {
-    return this.articles.listVisible({ ...visibleArticlesFilter(input), limit: input.limit });
+  /** With `onVersion`, also the version the page was read at (ArticleRepository.listVisible). */
+  page(input: VisibleArticlesPageInput, onVersion?: VersionObserver): Promise<Article[]> {
+    return this.articles.listVisible({ ...visibleArticlesFilter(input), limit: input.limit }, onVersion);
   }
 
   /**
@@ -45,15 +51,22 @@ export class ListVisibleArticles {
    * after the last id yielded (a new snapshot: an article created meanwhile with a greater id may
    * be included); each article is yielded at most once. Returns the storage's version of what
    * one stream read (see ArticleRepository.streamVisible), or undefined when the list took more
-   * than one stream.
+   * than one stream. `onVersion` hears the first stream's version before its first chunk: a
+   * stream read after a failure reads newer data, so that version stays a lower bound.
    */
-  async *batches(input: ListVisibleArticlesInput = {}): AsyncGenerator<Article[], ListVersion | undefined> {
+  async *batches(
+    input: ListVisibleArticlesInput = {},
+    onVersion?: VersionObserver,
+  ): AsyncGenerator<Article[], ListVersion | undefined> {
     let after = input.after;
     let started = false;
     let retriesLeft = LATER_BATCH_RETRIES;
     let waits = backoffDelays(LATER_BATCH_BACKOFF);
     for (let streams = 1; ; streams++) {
-      const stream = this.articles.streamVisible(visibleArticlesFilter({ ...input, after }));
+      const stream = this.articles.streamVisible(
+        visibleArticlesFilter({ ...input, after }),
+        streams === 1 ? onVersion : undefined,
+      );
       let progressed = false;
       try {
         for (;;) {

@@ -52,7 +52,28 @@ export function dataVersionContract(open: OpenContractSubject): void {
       expect(await repository.visibleVersion()).not.toBe(returned);
     });
 
-    it('a stream read while nothing is written returns the version of now', async () => {
+    it('a stream tells the version it returns before its first chunk, and a page the version it read', async () => {
+      for (let n = 0; n < STREAM_CHUNK_SIZE + 1; n++) await repository.create(aNewArticle().build());
+      const told: string[] = [];
+      const stream = repository.streamVisible({}, (version) => told.push(version));
+      await stream.next();
+      expect(told).toEqual([expect.any(String)]);
+      // A write after the first chunk leaves the told version behind: it is the data's, not now's.
+      await repository.create(aNewArticle().build());
+      expect(await returnedBy(stream)).toBe(told[0]);
+      expect(await repository.visibleVersion()).not.toBe(told[0]);
+
+      let toldByPage: string | undefined;
+      const page = await repository.listVisible({ limit: 2 }, (version) => {
+        toldByPage = version;
+      });
+      expect(page).toHaveLength(2);
+      expect(toldByPage).toEqual(expect.any(String));
+      await repository.create(aNewArticle().build());
+      expect(await repository.visibleVersion()).not.toBe(toldByPage);
+    });
+
+    it('a stream or a page read while nothing is written has the version of now', async () => {
       await repository.create(aNewArticle().withTags('t').build());
       // On PostgreSQL the version is the server's snapshot, which other databases' writes on
       // the same server move too (other test files run beside this one): a few tries find a
@@ -61,7 +82,11 @@ export function dataVersionContract(open: OpenContractSubject): void {
       for (let attempt = 0; attempt < 50 && !equal; attempt++) {
         const before = await repository.visibleVersion();
         const returned = await returnedBy(repository.streamVisible({}));
-        equal = returned === before && (await repository.visibleVersion()) === returned;
+        let toldByPage: string | undefined;
+        await repository.listVisible({ limit: 5 }, (version) => {
+          toldByPage = version;
+        });
+        equal = returned === before && toldByPage === before && (await repository.visibleVersion()) === returned;
       }
       expect(equal).toBe(true);
     });

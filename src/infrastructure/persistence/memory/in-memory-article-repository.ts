@@ -8,6 +8,7 @@ import {
   type ListVersion,
   type NewArticle,
   STREAM_CHUNK_SIZE,
+  type VersionObserver,
   type VisibleArticlesFilter,
   type VisibleArticlesPage,
 } from '../../../application';
@@ -145,7 +146,8 @@ export class InMemoryArticleRepository implements ArticleRepository {
     return stored ? this.toArticle(stored) : null;
   }
 
-  async listVisible(page: VisibleArticlesPage): Promise<Article[]> {
+  async listVisible(page: VisibleArticlesPage, onVersion?: VersionObserver): Promise<Article[]> {
+    onVersion?.(await this.visibleVersion());
     const found: Article[] = [];
     if (page.limit <= 0) return found;
     for (const article of this.visibleMatching(page)) {
@@ -160,10 +162,14 @@ export class InMemoryArticleRepository implements ArticleRepository {
    * are asked for, and an await between them lets other work run. A Map's iterator goes on
    * correctly while entries are added and deleted, so each article is yielded at most once.
    */
-  async *streamVisible(filter: VisibleArticlesFilter): AsyncGenerator<Article[], ListVersion | undefined> {
+  async *streamVisible(
+    filter: VisibleArticlesFilter,
+    onVersion?: VersionObserver,
+  ): AsyncGenerator<Article[], ListVersion | undefined> {
     // Taken before the walk: a write during it may show in the chunks, and the data read is
     // then newer than this version, never older (see the port).
-    const version = this.versionPrefix + this.writes;
+    const version = await this.visibleVersion();
+    onVersion?.(version);
     let chunk: Article[] = [];
     for (const article of this.visibleMatching(filter)) {
       chunk.push(article);

@@ -57,10 +57,16 @@ export interface SqlDialect {
    * A SELECT answering `version`: a text that differs after any commit this connection can see
    * (the repository's visibleVersion). PostgreSQL: the server (address, port, database, start
    * time), then the snapshot; within one server's life its history is linear, so an equal
-   * snapshot means equal data. SQLite: data_version changes when another connection commits,
-   * total_changes() when this one writes.
+   * snapshot means equal data, whichever process asks. SQLite: data_version changes when another
+   * connection commits, total_changes() when this one writes.
    */
   dataVersion: string;
+  /**
+   * dataVersion counts from the start for each connection (SQLite), so another repository's
+   * versions repeat this one's: the repository starts each of its versions with a prefix of its
+   * own. PostgreSQL's name the data itself, so every instance of the service agrees on them.
+   */
+  versionsOfOneConnection: boolean;
   /** Appended to a SELECT that reads the row a transaction is about to change. */
   lockRow: string;
   /**
@@ -119,6 +125,7 @@ export const POSTGRES_DIALECT: SqlDialect = {
   begin: 'BEGIN',
   dataVersion: `SELECT concat_ws('/', host(inet_server_addr()), inet_server_port(), current_database(),
                   extract(epoch FROM pg_postmaster_start_time()), pg_current_snapshot()) AS version`,
+  versionsOfOneConnection: false,
   lockRow: ' FOR UPDATE',
   combinesWrites: true,
   // The GIN trigram index (pg_trgm, gin_trgm_ops) serves LIKE '%…%' on each column: a BitmapOr.
@@ -160,6 +167,7 @@ export const SQLITE_DIALECT: SqlDialect = {
   aggregatesLinksByJoin: false,
   begin: 'BEGIN IMMEDIATE',
   dataVersion: `SELECT data_version || ':' || total_changes() AS version FROM pragma_data_version`,
+  versionsOfOneConnection: true,
   lockRow: '',
   combinesWrites: false,
   // instr() (literal, no pattern characters) decides on each article. The FTS5 table (trigram

@@ -1,4 +1,4 @@
-import type { ListVersion, VisibleArticlesPage } from '../../../../application';
+import type { ListVersion, VersionObserver, VisibleArticlesPage } from '../../../../application';
 import type { Article, Term, TermKind } from '../../../../domain';
 import type { ArticleStatements } from '../article-statements';
 import type { SqlConnection } from '../sql-connection';
@@ -35,7 +35,7 @@ export class ArticleReads {
     return value;
   }
 
-  listVisible(page: VisibleArticlesPage): Promise<Article[]> {
+  listVisible(page: VisibleArticlesPage, onVersion?: VersionObserver): Promise<Article[]> {
     const shape = filterShapeOf(page);
     const after = page.afterId ?? 0;
     const rowsOf = (connection: SqlConnection, statementShape: FilterShape) =>
@@ -45,6 +45,8 @@ export class ArticleReads {
         ...filterValues(this.dialect, page, statementShape, after + PROBE_IDS),
       ]);
     return this.routing.read(async (connection) => {
+      // First, on this node: the page is this version's data or newer.
+      if (onVersion) onVersion(await this.versionOn(connection));
       let rows: ArticleRow[] | null = null;
       if (shape.search === 'indexed' && this.dialect.probesBeforeSearchIndex) {
         // A full page within the next ids holds the first matches: nothing after them comes first.
@@ -60,14 +62,16 @@ export class ArticleReads {
   }
 
   visibleVersion(): Promise<ListVersion> {
-    return this.routing.read(async (connection) => {
-      const row = await queryOne<VersionRow>(connection, this.sql.dataVersion, []);
-      return this.versionPrefix + row.version;
-    });
+    return this.routing.read((connection) => this.versionOn(connection));
   }
 
   listTerms(kind: TermKind): Promise<Term[]> {
     return this.routing.read((connection) => connection.query<Term>(this.sql.listTerms[kind], []));
+  }
+
+  private async versionOn(connection: SqlConnection): Promise<ListVersion> {
+    const row = await queryOne<VersionRow>(connection, this.sql.dataVersion, []);
+    return this.versionPrefix + row.version;
   }
 
   private async findOn(connection: SqlConnection, id: number): Promise<Article | null> {

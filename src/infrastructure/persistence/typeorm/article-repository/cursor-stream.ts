@@ -1,6 +1,6 @@
 import { E_TIMEOUT, Semaphore, type SemaphoreInterface, withTimeout } from 'async-mutex';
 import type { DataSource, ReplicationMode } from 'typeorm';
-import { type ListVersion, STREAM_CHUNK_SIZE } from '../../../../application';
+import { type ListVersion, STREAM_CHUNK_SIZE, type VersionObserver } from '../../../../application';
 import { type Article, StorageUnavailableError } from '../../../../domain';
 import type { ArticleStatements, SqlStatement } from '../article-statements';
 import { POSTGRES_LIMITS } from '../postgres-limits';
@@ -66,7 +66,12 @@ export class CursorStream implements StreamStrategy {
    * primary is away); a replica that fails before the first chunk is skipped like for any read,
    * and the list is read on the primary instead.
    */
-  async *stream(select: SqlStatement, values: unknown[], known: KnownTerms): AsyncGenerator<Article[], ListVersion> {
+  async *stream(
+    select: SqlStatement,
+    values: unknown[],
+    known: KnownTerms,
+    onVersion: VersionObserver,
+  ): AsyncGenerator<Article[], ListVersion> {
     const replicas = this.options.replicaReadPolicy;
     if (replicas?.useReplica()) {
       let started = false;
@@ -75,14 +80,14 @@ export class CursorStream implements StreamStrategy {
         replicas.served('replica');
       };
       try {
-        return yield* this.streamOn('slave', select, values, known, onFirstChunk);
+        return yield* this.streamOn('slave', select, values, known, onVersion, onFirstChunk);
       } catch (error) {
         const translated = translateStorageError(error);
         if (started || !(translated instanceof StorageUnavailableError)) throw translated;
         replicas.failed();
       }
     }
-    const version = yield* this.streamOn('master', select, values, known);
+    const version = yield* this.streamOn('master', select, values, known, onVersion);
     replicas?.served('primary');
     return version;
   }
@@ -92,6 +97,7 @@ export class CursorStream implements StreamStrategy {
     select: SqlStatement,
     values: unknown[],
     known: KnownTerms,
+    onVersion: VersionObserver,
     onFirstChunk: () => void = () => {},
   ): AsyncGenerator<Article[], ListVersion> {
     const releaseSlot = await this.acquireSlot();
@@ -107,7 +113,9 @@ export class CursorStream implements StreamStrategy {
     try {
       await session.open();
       await session.query(this.sql.beginSnapshot, []);
-      const versionRow = await queryOne<VersionRow>(session, this.sql.dataVersion, []);
+      const version =
+        this.options.versionPrefix + (await queryOne<VersionRow>(session, this.sql.dataVersion, [])).version;
+      onVersion(version);
       await session.query(this.sql.declareStream(select), values);
       const fetch = this.sql.fetchStream(STREAM_CHUNK_SIZE);
       let rows = await session.query<StreamRow>(fetch, []);
@@ -130,7 +138,7 @@ export class CursorStream implements StreamStrategy {
         rows = await nextRows;
         nextRows = null;
       }
-      return this.options.versionPrefix + versionRow.version;
+      return version;
     } finally {
       // Also reached when the caller stops between two chunks; a FETCH sent ahead is let finish
       // (its rows are dropped).

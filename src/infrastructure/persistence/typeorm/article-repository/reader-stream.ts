@@ -1,4 +1,4 @@
-import { type ListVersion, STREAM_CHUNK_SIZE } from '../../../../application';
+import { type ListVersion, STREAM_CHUNK_SIZE, type VersionObserver } from '../../../../application';
 import type { Article } from '../../../../domain';
 import type { ArticleStatements, SqlStatement } from '../article-statements';
 import { openSqliteReader, SqliteConnection } from '../sql-connection';
@@ -24,9 +24,15 @@ export class ReaderStream implements StreamStrategy {
     private readonly visibleVersion: () => Promise<ListVersion>,
   ) {}
 
-  async *stream(select: SqlStatement, values: unknown[], known: KnownTerms): AsyncGenerator<Article[], ListVersion> {
+  async *stream(
+    select: SqlStatement,
+    values: unknown[],
+    known: KnownTerms,
+    onVersion: VersionObserver,
+  ): AsyncGenerator<Article[], ListVersion> {
     // Before the reader opens: what it reads is this version's data or newer (see the port).
     const version = await this.visibleVersion();
+    onVersion(version);
     for await (const rows of this.chunks(select, values)) {
       yield await articlesWithKnownTerms(rows, known, this.dialect, (ids) =>
         this.sessions.inSession(PRIMARY_READ, (connection) => findTerms(connection, this.sql, ids, NO_NAMES)),

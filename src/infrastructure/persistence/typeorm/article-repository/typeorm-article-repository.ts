@@ -9,6 +9,7 @@ import type {
   KeyedCreateOutcome,
   ListVersion,
   NewArticle,
+  VersionObserver,
   VisibleArticlesFilter,
   VisibleArticlesPage,
 } from '../../../../application';
@@ -78,9 +79,7 @@ export class TypeOrmArticleRepository implements ArticleRepository {
       options.tracer ?? null,
     );
     const routing = new ReplicaRouting(sessions, replicaReadPolicy);
-    // Starts every version answered. SQLite's counters are its one connection's, and a new
-    // repository (a new connection) could count them again from the start.
-    const versionPrefix = `${randomUUID()}/`;
+    const versionPrefix = dialect.versionsOfOneConnection ? `${randomUUID()}/` : '';
     this.writes = new ArticleWrites(sessions, sql, dialect);
     this.keyedCreates = new KeyedCreates(sessions, { sql, keyStatements: idempotencyStatements(dialect), dialect });
     this.reads = new ArticleReads(sessions, routing, sql, dialect, versionPrefix);
@@ -121,12 +120,15 @@ export class TypeOrmArticleRepository implements ArticleRepository {
     return this.reads.findById(id);
   }
 
-  listVisible(page: VisibleArticlesPage): Promise<Article[]> {
-    return this.reads.listVisible(page);
+  listVisible(page: VisibleArticlesPage, onVersion?: VersionObserver): Promise<Article[]> {
+    return this.reads.listVisible(page, onVersion);
   }
 
-  streamVisible(filter: VisibleArticlesFilter): AsyncGenerator<Article[], ListVersion | undefined> {
-    return this.stream.streamVisible(filter);
+  streamVisible(
+    filter: VisibleArticlesFilter,
+    onVersion?: VersionObserver,
+  ): AsyncGenerator<Article[], ListVersion | undefined> {
+    return this.stream.streamVisible(filter, onVersion);
   }
 
   visibleVersion(): Promise<ListVersion> {

@@ -1,4 +1,4 @@
-import type { ListVersion, VisibleArticlesFilter } from '../../../../application';
+import type { ListVersion, VersionObserver, VisibleArticlesFilter } from '../../../../application';
 import { type Article, StorageUnavailableError } from '../../../../domain';
 import type { ArticleStatements, SqlStatement } from '../article-statements';
 import type { SqlDialect } from '../sql-dialect';
@@ -15,6 +15,8 @@ export interface StreamStrategy {
     select: SqlStatement,
     values: unknown[],
     known: KnownTerms,
+    /** Told the version before the first chunk (see ArticleRepository.streamVisible). */
+    onVersion: VersionObserver,
   ): AsyncGenerator<Article[], ListVersion | undefined>;
 }
 
@@ -31,7 +33,10 @@ export class VisibleStream {
     private readonly dialect: SqlDialect,
   ) {}
 
-  async *streamVisible(filter: VisibleArticlesFilter): AsyncGenerator<Article[], ListVersion | undefined> {
+  async *streamVisible(
+    filter: VisibleArticlesFilter,
+    onVersion: VersionObserver = () => {},
+  ): AsyncGenerator<Article[], ListVersion | undefined> {
     const shape = filterShapeOf(filter);
     const statement = this.sql.streamOfVisible(shape);
     const values = [filter.afterId ?? 0, this.dialect.unlimited, ...filterValues(this.dialect, filter, shape)];
@@ -39,7 +44,7 @@ export class VisibleStream {
     if (!this.isInitialized()) throw new StorageUnavailableError();
     const known = noKnownTerms();
     try {
-      return yield* this.strategy.stream(statement, values, known);
+      return yield* this.strategy.stream(statement, values, known, onVersion);
     } catch (error) {
       throw translateStorageError(error);
     }
