@@ -7,7 +7,10 @@ export interface RunFigures {
   requestsPerSecond: number;
   p50Ms: number;
   p99Ms: number;
-  /** Socket errors, timeouts, non-2xx answers and bodies without statusCode 10000, warm-up included. */
+  /**
+   * Socket errors, timeouts, non-2xx answers (or any other status than the scenario's) and bodies
+   * without statusCode 10000 (or that its check refuses), warm-up included.
+   */
   errors: number;
   requests: number;
   /** Highest resident memory of the server's process tree during the run, in MB. */
@@ -51,7 +54,7 @@ export async function measure(
     requestsPerSecond: run.requests.total / run.duration,
     p50Ms: run.latency.p50,
     p99Ms: run.latency.p99,
-    errors: errorsOf(warmup) + errorsOf(run),
+    errors: errorsOf(warmup, scenario) + errorsOf(run, scenario),
     requests: run.requests.total,
   };
 }
@@ -76,6 +79,9 @@ function load(
   });
 }
 
-function errorsOf(result: autocannon.Result): number {
-  return result.errors + result.non2xx + result.mismatches;
+function errorsOf(result: autocannon.Result, scenario: Scenario): number {
+  if (scenario.status === undefined) return result.errors + result.non2xx + result.mismatches;
+  const answers = result['1xx'] + result['2xx'] + result['3xx'] + result['4xx'] + result['5xx'];
+  const expected = result.statusCodeStats?.[String(scenario.status) as keyof typeof result.statusCodeStats]?.count ?? 0;
+  return result.errors + result.mismatches + answers - expected;
 }
