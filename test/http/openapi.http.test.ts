@@ -197,6 +197,7 @@ describe('GET /openapi.json', () => {
     const name = trimmedTextPattern(64);
     expect(parameters).toEqual({
       'header X-Request-Id': expect.objectContaining({ type: 'string' }),
+      'header If-None-Match': expect.objectContaining({ type: 'string' }),
       'query limit': expect.objectContaining({ type: 'string', pattern: decimalIntegerPattern(100) }),
       'query after': expect.objectContaining({ type: 'string', pattern: decimalIntegerPattern(2147483647) }),
       'query tag': expect.objectContaining({ type: 'string', pattern: name }),
@@ -205,6 +206,10 @@ describe('GET /openapi.json', () => {
     });
     expect(parameters['header X-Request-Id']).not.toHaveProperty('pattern');
     expect(Object.keys(list?.responses ?? {})).toContain('400');
+    expect(Object.keys(list?.responses ?? {})).toContain('304');
+    const etag = list?.responses['200']?.headers?.ETag;
+    expect(etag?.required).toBe(true);
+    expect(new RegExp(etag?.schema.pattern ?? '^$').test('W/"3q2-7wEb0ZqSv1aKXz8pLw"')).toBe(true);
     const link = list?.responses['200']?.headers?.Link;
     expect(link?.required).toBe(false);
     for (const example of [
@@ -312,7 +317,7 @@ describe('GET /openapi.json', () => {
       expect(
         check().problemsOf('get', '/article?limit=1', {
           status: 200,
-          headers: { ...json, link: '</article?limit=1&after=1>; rel="next"' },
+          headers: { ...json, etag: 'W/"3q2-7wEb0ZqSv1aKXz8pLw"', link: '</article?limit=1&after=1>; rel="next"' },
           body: wrapped([article]),
         }),
       ).toEqual([]);

@@ -122,6 +122,14 @@ describe('a client generated from the OpenAPI document', () => {
     expect(inCategory.data?.data.map((article) => article.id)).toEqual([two.article.id]);
     const found = await client.GET('/article', { params: { query: { q: 'FINDABLE-needle' } } });
     expect(found.data?.data.map((article) => article.id)).toEqual([three.article.id]);
+
+    // The list's weak ETag, typed as a header the answer always has, revalidates the page.
+    const pageTag = page.response.headers.get('ETag') ?? '';
+    const unchanged = await client.GET('/article', {
+      params: { query: { limit: '2', after: String(one.article.id - 1) }, header: { 'If-None-Match': pageTag } },
+    });
+    expect(unchanged.response.status).toBe(304);
+    expect(unchanged.response.headers.get('ETag')).toBe(pageTag);
   });
 
   it('gets a 400 with the wrapper in `error` for an input the document types but the service refuses', async () => {

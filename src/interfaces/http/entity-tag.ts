@@ -1,4 +1,5 @@
-import type { ExpectedVersions } from '../../application';
+import { createHash } from 'node:crypto';
+import type { ExpectedVersions, ListVersion } from '../../application';
 import type { Article } from '../../domain';
 
 /**
@@ -7,6 +8,16 @@ import type { Article } from '../../domain';
  */
 export function entityTagOf(article: Pick<Article, 'id' | 'version'>): string {
   return `"${article.id}-${article.version}"`;
+}
+
+/**
+ * The weak entity tag of a list or page read at storage version `version`: `W/"<22 characters>"`,
+ * a digest, so that the version's text (on PostgreSQL the server's address and snapshot) stays
+ * inside. Weak: it names the data, not the bytes. Every instance of the service on one database
+ * gives the same tag for the same data; it changes with every committed write.
+ */
+export function listEntityTagOf(version: ListVersion): string {
+  return `W/"${createHash('sha256').update(version).digest('base64url').slice(0, 22)}"`;
 }
 
 /**

@@ -26,11 +26,23 @@ export class WithHeaders {
 
 /** A success whose `data` is a list written as it is read, one batch at a time. */
 export class StreamedList {
-  /** Each item already as its JSON text (presenters.ts), so that the writer only joins them. */
-  constructor(readonly batches: AsyncGenerator<readonly string[], unknown>) {}
+  constructor(
+    /** Each item already as its JSON text (presenters.ts), so that the writer only joins them. */
+    readonly batches: AsyncGenerator<readonly string[], unknown>,
+    /** Asked once the first batch is read, before the first byte is sent (an ETag known by then). */
+    readonly headers: () => Readonly<Record<string, string>> = () => ({}),
+  ) {}
 }
 
 /** A success answered as it was written before: the whole JSON body, wrapper included. */
 export class WrappedJsonBody {
-  constructor(readonly body: Buffer) {}
+  constructor(
+    readonly body: Buffer,
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {}
+}
+
+/** A conditional GET whose If-None-Match names the current ETag: 304, these headers, no body. */
+export class NotModified {
+  constructor(readonly headers: Readonly<Record<string, string>>) {}
 }

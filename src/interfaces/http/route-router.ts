@@ -1,12 +1,11 @@
 import type { Request, RequestHandler, Router } from 'express';
 import type { z } from 'zod';
-import { isNotModified } from './conditional-get';
 import { exactRouter } from './exact-paths';
 import { jsonBody } from './middleware/json-body';
 import { requireBearerToken } from './middleware/require-bearer-token';
 import { queryParametersOf } from './query-parameters';
 import { routeNotFound } from './request-errors';
-import { StreamedList, success, WithHeaders, WrappedJsonBody } from './response';
+import { NotModified, StreamedList, success, WithHeaders, WrappedJsonBody } from './response';
 import type { RouteDefinition } from './route-definition';
 import { writeStreamedList } from './streamed-list';
 import { parseInput } from './validation/article-schemas';
@@ -18,9 +17,9 @@ export interface RouteRouterOptions {
 
 /**
  * Serves a route table, each path matched exactly: token, then body, then schemas (path, query,
- * headers, body), then the handler; answers wrapped, with the handler's headers (a 304 without a
- * body instead when a conditional GET names the current ETag), or streamed when it answers a
- * StreamedList, or a body written before (WrappedJsonBody) as it is.
+ * headers, body), then the handler; answers wrapped, with the handler's headers, or streamed when
+ * it answers a StreamedList, or a body written before (WrappedJsonBody) as it is, or a 304
+ * without a body when it answers NotModified.
  */
 export function routeRouter(routes: readonly RouteDefinition[], options: RouteRouterOptions): Router {
   const router = exactRouter();
@@ -36,12 +35,12 @@ export function routeRouter(routes: readonly RouteDefinition[], options: RouteRo
       const headers = route.headers && parseInput(route.headers, headersNamedIn(route.headers, request));
       const body = route.body ? parseInput(route.body, request.body) : undefined;
       const answer = await route.handle({ body, params, query, headers });
-      if (answer instanceof StreamedList) return writeStreamedList(response, route.status, answer.batches);
-      if (answer instanceof WrappedJsonBody) return response.status(route.status).type('json').send(answer.body);
-      if (answer instanceof WithHeaders) {
-        response.set(answer.headers);
-        if (route.notModified && isNotModified(request, answer.headers)) return response.status(304).end();
-      }
+      if (answer instanceof StreamedList)
+        return writeStreamedList(response, route.status, answer.batches, answer.headers);
+      if (answer instanceof NotModified) return response.set(answer.headers).status(304).end();
+      if (answer instanceof WrappedJsonBody)
+        return response.set(answer.headers).status(route.status).type('json').send(answer.body);
+      if (answer instanceof WithHeaders) response.set(answer.headers);
       response.status(route.status).json(success(answer instanceof WithHeaders ? answer.data : answer));
     });
     // A known path asked with another method is a 404, like an unknown route.

@@ -10,6 +10,7 @@ import {
   deleteArticleBody,
   idempotencyKeyHeaders,
   ifMatchHeaders,
+  ifNoneMatchHeaders,
   updateArticleBody,
 } from './validation/article-schemas';
 import { listArticlesQuery } from './validation/list-query';
@@ -51,6 +52,14 @@ const entityTag = (required: boolean): ResponseHeader => ({
   schema: { type: 'string', pattern: '^"[1-9][0-9]*-[1-9][0-9]*"$', example: '"1-2"' },
   required,
 });
+
+const listEntityTag: ResponseHeader = {
+  description:
+    'A weak entity tag of the data the list was read from: send it back in If-None-Match to get a 304 ' +
+    'while no article, tag or category has changed since',
+  schema: { type: 'string', pattern: '^W/"[A-Za-z0-9_-]{22}"$', example: 'W/"3q2-7wEb0ZqSv1aKXz8pLw"' },
+  required: true,
+};
 
 const nextPage: ResponseHeader = {
   description: 'Only on a full page: the URL of the next page, with the same limit, filters and search',
@@ -133,10 +142,12 @@ export function apiRouteTable({ articles, seed, terms }: HttpControllers, option
         'other parameters are ignored.',
       write: false,
       query: listArticlesQuery,
+      headers: ifNoneMatchHeaders,
       status: 200,
       data: articleJson.array(),
-      responseHeaders: { Link: nextPage },
-      handle: ({ query }) => articles.list(query),
+      responseHeaders: { ETag: listEntityTag, Link: nextPage },
+      notModified: true,
+      handle: ({ query, headers }) => articles.list(query, headers),
     }),
     defineRoute({
       method: 'get',
@@ -147,12 +158,13 @@ export function apiRouteTable({ articles, seed, terms }: HttpControllers, option
       description: 'One article whatever its visibility, with its ETag; `data` is null when no article has this id.',
       write: false,
       params: articlePathParams,
+      headers: ifNoneMatchHeaders,
       status: 200,
       data: articleJson.nullable(),
       responseHeaders: { ETag: entityTag(false) },
       notModified: true,
       failures: [WRITE_PATH_READ],
-      handle: ({ params }) => articles.getOne(params.id),
+      handle: ({ params, headers }) => articles.getOne(params.id, headers),
     }),
     ...(options.seedEnabled
       ? [

@@ -14,13 +14,16 @@ export function wrappedListText(items: readonly string[]): string {
  * then a failure is an ordinary wrapped error (thrown to the error handler). After it the
  * status is sent and cannot change, so a failure cuts the connection: the client sees a
  * truncated body, never a valid-looking shorter list; the error goes to the request's log line.
- * A client that goes away stops the reading, and the batches are always closed.
+ * A client that goes away stops the reading, and the batches are always closed. The list's
+ * headers are set with the status.
  */
 export async function writeStreamedList(
   response: Response,
   status: number,
   /** The items of each batch as JSON texts. */
   batches: AsyncGenerator<readonly string[], unknown>,
+  /** Asked once the first batch is read. */
+  headers: () => Readonly<Record<string, string>> = () => ({}),
 ): Promise<void> {
   let next = await batches.next();
   let closed = false;
@@ -29,7 +32,7 @@ export async function writeStreamedList(
   };
   response.once('close', onClose);
   try {
-    response.status(status).type('application/json');
+    response.set(headers()).status(status).type('application/json');
     await write(response, OPENING);
     let first = true;
     while (!next.done && !closed) {

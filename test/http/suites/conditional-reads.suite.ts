@@ -72,7 +72,7 @@ export function conditionalReadsSuite(kind: StorageKind): void {
         { 'If-None-Match': '"1-1"' },
         { 'If-Modified-Since': new Date(Date.now() + 86_400_000).toUTCString() },
       ];
-      for (const path of ['/article', '/article?limit=5', '/tag', '/category', '/health']) {
+      for (const path of ['/tag', '/category', '/health']) {
         for (const condition of conditions) {
           const response = await get(path, condition);
           expect({ path, condition, status: response.status }).toEqual({ path, condition, status: 200 });

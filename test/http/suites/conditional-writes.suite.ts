@@ -43,10 +43,14 @@ export function conditionalWritesSuite(kind: StorageKind): void {
       expect(modified.body.data.title).toBe('second');
     });
 
-    it('sends no ETag when no article has the id, nor on the list', async () => {
+    it("sends no ETag when no article has the id; the list's weak one names no article for If-Match", async () => {
       expect((await get('/article/99')).headers.etag).toBeUndefined();
-      await createOne();
-      expect((await get('/article')).headers.etag).toBeUndefined();
+      const { article } = await createOne();
+      const listTag = (await get('/article')).headers.etag ?? '';
+      expect(listTag).toMatch(/^W\//);
+      const refused = await post('/article/update', { id: article.id, title: 'second' }, listTag);
+      expect(refused.status).toBe(412);
+      expect(refused.body).toEqual(changed(article.id));
     });
 
     it('updates when If-Match names the current tag, and answers the new one', async () => {

@@ -1,4 +1,5 @@
 import type { StorageKind } from '../../support/http-harness';
+import { conditionalListsSuite } from './conditional-lists.suite';
 import { conditionalReadsSuite } from './conditional-reads.suite';
 import { conditionalWritesSuite } from './conditional-writes.suite';
 import { createArticleSuite } from './create-article.suite';
@@ -20,6 +21,7 @@ export function describeHttpApi(kind: StorageKind): void {
     deleteArticleSuite(kind);
     conditionalWritesSuite(kind);
     conditionalReadsSuite(kind);
+    conditionalListsSuite(kind);
     readRoutesSuite(kind);
     pagesAndFiltersSuite(kind);
     searchSuite(kind);

@@ -909,6 +909,8 @@ export interface operations {
       header?: {
         /** @description Your id for this request (1 to 128 of `A-Z a-z 0-9 _ . : -`): echoed in the answer and carried by the log line; any other value is replaced by a new UUID */
         'X-Request-Id'?: string;
+        /** @description The ETag of the answer as you have it: while it is still current, the answer is 304 with no body */
+        'If-None-Match'?: string;
       };
     };
     responses: {
@@ -921,6 +923,8 @@ export interface operations {
           RateLimit?: string;
           /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
           'RateLimit-Policy'?: string;
+          /** @description A weak entity tag of the data the list was read from: send it back in If-None-Match to get a 304 while no article, tag or category has changed since */
+          ETag: string;
           /** @description Only on a full page: the URL of the next page, with the same limit, filters and search */
           Link?: string;
         };
@@ -936,6 +940,10 @@ export interface operations {
             message: 'Success';
           };
         };
+      };
+      /** @description Not modified: If-None-Match names the current ETag; no body */
+      304: {
+        content: never;
       };
       /** @description Invalid input; the message names the field */
       400: {
@@ -1008,7 +1016,7 @@ export interface operations {
       header?: {
         /** @description Your id for this request (1 to 128 of `A-Z a-z 0-9 _ . : -`): echoed in the answer and carried by the log line; any other value is replaced by a new UUID */
         'X-Request-Id'?: string;
-        /** @description The article's ETag as you have it: while it is still current, the answer is 304 with no body */
+        /** @description The ETag of the answer as you have it: while it is still current, the answer is 304 with no body */
         'If-None-Match'?: string;
       };
       path: {

@@ -2,21 +2,23 @@ import type {
   CreateArticle,
   DeleteArticle,
   GetArticle,
+  ListVersion,
   ListVisibleArticles,
   ListVisibleArticlesInput,
   UpdateArticle,
 } from '../../../application';
 import type { Article } from '../../../domain';
-import { entityTagOf, expectedVersionsOf } from '../entity-tag';
+import { entityTagOf, expectedVersionsOf, ifNoneMatchNames, listEntityTagOf } from '../entity-tag';
 import type { ListTextCache } from '../list-text-cache';
 import { nextPageLink } from '../page-link';
 import { type ArticleJson, articleJsonText, presentArticle } from '../presenters';
-import { StreamedList, WithHeaders, WrappedJsonBody } from '../response';
+import { NotModified, StreamedList, WithHeaders, WrappedJsonBody } from '../response';
 import type {
   CreateArticleBody,
   DeleteArticleBody,
   IdempotencyKeyHeaders,
   IfMatchHeaders,
+  IfNoneMatchHeaders,
   UpdateArticleBody,
 } from '../validation/article-schemas';
 import type { ListArticlesQuery } from '../validation/list-query';
@@ -55,37 +57,71 @@ export class ArticleController {
 
   /**
    * With `limit`, one page and the link to the next when it is full; without, every article,
-   * streamed, or the answer kept for this query while the storage's version is unchanged.
+   * streamed, or the answer kept for this query while the storage's version is unchanged. Both
+   * carry the weak ETag of the version they were read at; an If-None-Match that names the current
+   * one is answered 304 after one short statement, reading no article.
    */
-  async list(query: ListArticlesQuery): Promise<WithHeaders | StreamedList | WrappedJsonBody> {
+  async list(
+    query: ListArticlesQuery,
+    headers: IfNoneMatchHeaders,
+  ): Promise<WithHeaders | StreamedList | WrappedJsonBody | NotModified> {
     const filters = { after: query.after, tag: query.tag, category: query.category, q: query.q };
-    if (query.limit === undefined) return this.wholeList(filters);
-    const page = await this.listVisibleArticles.page({ ...filters, limit: query.limit });
-    const last = page[page.length - 1];
-    const headers: Record<string, string> =
-      page.length === query.limit && last
-        ? { Link: nextPageLink({ ...filters, limit: query.limit, after: last.id }) }
-        : {};
-    return new WithHeaders(page.map(presentArticle), headers);
-  }
-
-  private async wholeList(filters: ListVisibleArticlesInput): Promise<StreamedList | WrappedJsonBody> {
-    const batches = () => presented(this.listVisibleArticles.batches(filters));
-    if (!this.listCache) return new StreamedList(batches());
-    const query = JSON.stringify([filters.after, filters.tag, filters.category, filters.q]);
-    if (this.listCache.mayHold(query)) {
-      const kept = this.listCache.find(await this.listVisibleArticles.version(), query);
-      if (kept) return new WrappedJsonBody(kept);
+    const wholeListQuery = JSON.stringify([filters.after, filters.tag, filters.category, filters.q]);
+    const ifNoneMatch = headers['If-None-Match'];
+    const needsVersion =
+      ifNoneMatch !== undefined || (query.limit === undefined && this.listCache?.mayHold(wholeListQuery));
+    const current = needsVersion ? await this.listVisibleArticles.version() : undefined;
+    if (current !== undefined && ifNoneMatchNames(ifNoneMatch, listEntityTagOf(current))) {
+      return new NotModified({ ETag: listEntityTagOf(current) });
     }
-    return new StreamedList(this.listCache.keeping(query, batches()));
+    if (query.limit === undefined) return this.wholeList(filters, wholeListQuery, current);
+    let version: ListVersion | undefined;
+    const page = await this.listVisibleArticles.page({ ...filters, limit: query.limit }, (read) => {
+      version = read;
+    });
+    const last = page[page.length - 1];
+    return new WithHeaders(page.map(presentArticle), {
+      ...versionTag(version),
+      ...(page.length === query.limit && last
+        ? { Link: nextPageLink({ ...filters, limit: query.limit, after: last.id }) }
+        : {}),
+    });
   }
 
-  /** Any visibility; an id that does not exist is null data, not an error. */
-  async getOne(id: number): Promise<WithHeaders | null> {
+  /** `current`: the storage's version just read, if it was. */
+  private wholeList(
+    filters: ListVisibleArticlesInput,
+    query: string,
+    current: ListVersion | undefined,
+  ): StreamedList | WrappedJsonBody {
+    const kept = current === undefined ? undefined : this.listCache?.find(current, query);
+    // Kept under the version its stream read it at: current is exactly that answer's version.
+    if (kept && current !== undefined) return new WrappedJsonBody(kept, versionTag(current));
+    let version: ListVersion | undefined;
+    const read = presented(
+      this.listVisibleArticles.batches(filters, (first) => {
+        version = first;
+      }),
+    );
+    const batches = this.listCache ? this.listCache.keeping(query, read) : read;
+    return new StreamedList(batches, () => versionTag(version));
+  }
+
+  /**
+   * Any visibility; an id that does not exist is null data, not an error. 304 when
+   * If-None-Match names the article's current tag (`*`: any article that exists).
+   */
+  async getOne(id: number, headers: IfNoneMatchHeaders): Promise<WithHeaders | NotModified | null> {
     const article = await this.getArticle.execute({ id });
-    return article && withEntityTag(article);
+    if (!article) return null;
+    const answer = withEntityTag(article);
+    return ifNoneMatchNames(headers['If-None-Match'], answer.headers.ETag) ? new NotModified(answer.headers) : answer;
   }
 }
+
+/** The ETag header of a list read at `version`; none when the storage told no version. */
+const versionTag = (version: ListVersion | undefined): Record<string, string> =>
+  version === undefined ? {} : { ETag: listEntityTagOf(version) };
 
 function withEntityTag(article: Article): WithHeaders {
   return new WithHeaders(presentArticle(article), { ETag: entityTagOf(article) });

@@ -65,7 +65,6 @@ function operation(
   const needsToken = route.write && context.apiToken;
   const requestHeaders = z.object({
     'X-Request-Id': REQUEST_ID_PARAM,
-    ...(route.notModified ? { 'If-None-Match': IF_NONE_MATCH_PARAM } : {}),
     ...route.headers?.shape,
   });
   // zod-openapi wants only the locations that have a schema.
@@ -107,10 +106,6 @@ const REQUEST_ID_PARAM = z.string().optional().meta({
   description:
     'Your id for this request (1 to 128 of `A-Z a-z 0-9 _ . : -`): echoed in the answer and carried by the log line; any other value is replaced by a new UUID',
   example: 'checkout-42',
-});
-const IF_NONE_MATCH_PARAM = z.string().optional().meta({
-  description: "The article's ETag as you have it: while it is still current, the answer is 304 with no body",
-  example: '"1-2"',
 });
 
 const everyAnswerHeaders = (rateLimited: boolean) => ({

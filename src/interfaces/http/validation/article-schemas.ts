@@ -143,7 +143,16 @@ export const idempotencyKeyHeaders = z.object({
 export type CreateArticleBody = z.output<typeof createArticleBody>;
 export type UpdateArticleBody = z.output<typeof updateArticleBody>;
 export type DeleteArticleBody = z.output<typeof deleteArticleBody>;
+/** A conditional GET (RFC 9110 §13.1.2): evaluated by the controller against the answer's ETag. */
+export const ifNoneMatchHeaders = z.object({
+  'If-None-Match': z.string().optional().meta({
+    description: 'The ETag of the answer as you have it: while it is still current, the answer is 304 with no body',
+    example: '"1-2"',
+  }),
+});
+
 export type IfMatchHeaders = z.output<typeof ifMatchHeaders>;
+export type IfNoneMatchHeaders = z.output<typeof ifNoneMatchHeaders>;
 export type IdempotencyKeyHeaders = z.output<typeof idempotencyKeyHeaders>;
 
 /** Decimal digits without a leading zero, as the contract spells a path id. */
