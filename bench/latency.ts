@@ -30,6 +30,12 @@ export interface LatencyOptions {
   delayMs: number;
   articles: number;
   runs: number;
+  /**
+   * What an operator can do about TCP slow start, on this bench's own link only: PostgreSQL's
+   * namespace keeps its window across idle time (net.ipv4.tcp_slow_start_after_idle=0 there)
+   * and the routes start with a window of 64 segments (initcwnd, initrwnd).
+   */
+  tunedTcp: boolean;
 }
 
 /** One `GET /article` (no limit), timed from the request, with what crossed the slow link for it. */
@@ -46,6 +52,8 @@ interface ListFigures {
 const BENCH_SOURCES = path.resolve(DIST, '..', 'bench');
 const SERVICE_ENV = { API_TOKEN: BENCH_TOKEN, LOG_LEVEL: 'warn', NODE_ENV: 'production' };
 const PG_PORT = 5432;
+/** Idle time before each timed list: several retransmission timeouts of a 500 ms link, well under POOL_IDLE_MS. */
+const IDLE_BEFORE_LIST_MS = 5_000;
 /** pg-pool's default idleTimeoutMillis: a connection idle this long is closed. */
 const POOL_IDLE_MS = 10_000;
 
@@ -102,14 +110,19 @@ export async function runLatency(options: LatencyOptions): Promise<void> {
   await readList(service.url, dataset, counter);
   const wholeLists: ListFigures[] = [];
   const cacheHits: ListFigures[] = [];
+  // Connections opened while the link is fast (opening one over it outlasts the service's
+  // connect timeout: see the cold list below), then the delay for good. A few small reads
+  // let TCP learn the new round-trip time.
+  await Promise.all(Array.from({ length: 3 }, () => fetch(`${service.url}/article?limit=1`).then((r) => r.text())));
+  link.set(options.delayMs);
+  for (let n = 0; n < 3; n++) await fetch(`${service.url}/article?limit=1`).then((r) => r.text());
+  if (options.tunedTcp) link.tuneTcp();
   for (let run = 1; run <= options.runs; run++) {
-    link.set(null);
-    // Idle connections in the pool, opened while the link is fast.
-    await Promise.all(Array.from({ length: 3 }, () => fetch(`${service.url}/article?limit=1`).then((r) => r.text())));
     // The version moves on: the cached answer no longer serves.
     await admin.query('SELECT txid_current()');
-    link.set(options.delayMs);
-    await sleep(50);
+    // A quiet moment, as between two lists in service: the connections' TCP windows start
+    // again from the initial window (tcp_slow_start_after_idle) unless tuned.
+    await sleep(IDLE_BEFORE_LIST_MS);
     const whole = await readList(service.url, dataset, counter, options.delayMs);
     wholeLists.push(whole);
     console.log(`run ${run}: whole list   ${describe(whole)}`);
@@ -218,7 +231,31 @@ interface SlowLink {
   /** PostgreSQL's address on the far side of the link. */
   readonly address: string;
   set(delayMs: number | null): void;
+  /** LatencyOptions.tunedTcp, on this link's routes and PostgreSQL's namespace only. */
+  tuneTcp(): void;
   close(): Promise<void>;
+}
+
+/** The route to `to` in `namespace` (null: the root one) through `device`, with initial windows of 64 segments. */
+function widenInitialWindows(namespace: string | null, to: string, device: string, from: string): void {
+  const netns = namespace ? ['-n', namespace] : [];
+  execFileSync(
+    'ip',
+    [...netns, 'route', 'replace', to, 'dev', device, 'proto', 'kernel', 'scope', 'link', 'src', from].concat([
+      'initcwnd',
+      '64',
+      'initrwnd',
+      '64',
+    ]),
+    { stdio: 'pipe' },
+  );
+}
+
+/** PostgreSQL's side keeps its TCP window over idle time; a sysctl of its namespace only. */
+function keepWindowWhenIdle(namespace: string): void {
+  execFileSync('ip', ['netns', 'exec', namespace, 'sysctl', '-qw', 'net.ipv4.tcp_slow_start_after_idle=0'], {
+    stdio: 'pipe',
+  });
 }
 
 /** Whether this kernel has netem (CONFIG_NET_SCH_NETEM): a probe qdisc in `namespace`, deleted at once. */
@@ -251,7 +288,19 @@ function netemLink(network: NodeNetwork): SlowLink {
     }
     current = delayMs;
   };
-  return { how: 'tc netem on the veth pair', address: nodeAddress(network, 1), set, close: async () => set(null) };
+  const tuneTcp = () => {
+    const node = nodeNamespace(network, 1);
+    keepWindowWhenIdle(node);
+    widenInitialWindows(node, `${network.subnet}.0/24`, 'eth0', nodeAddress(network, 1));
+    widenInitialWindows(null, `${network.subnet}.0/24`, network.rootVeth, `${network.subnet}.1`);
+  };
+  return {
+    how: 'tc netem on the veth pair',
+    address: nodeAddress(network, 1),
+    set,
+    tuneTcp,
+    close: async () => set(null),
+  };
 }
 
 /**
@@ -282,6 +331,11 @@ async function delayLine(network: NodeNetwork): Promise<SlowLink> {
     how: 'bench/delay-line.py between two TUN devices (this kernel has no netem)',
     address,
     set: (delayMs) => child.stdin.write(`${delayMs ?? 0}\n`),
+    tuneTcp: () => {
+      keepWindowWhenIdle(namespace);
+      widenInitialWindows(namespace, rootAddress, nodeTun, address);
+      widenInitialWindows(null, address, rootTun, rootAddress);
+    },
     // The devices go with the process.
     close: async () => {
       child.stdin.end();
