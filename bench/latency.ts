@@ -120,8 +120,8 @@ export async function runLatency(options: LatencyOptions): Promise<void> {
   for (let run = 1; run <= options.runs; run++) {
     // The version moves on: the cached answer no longer serves.
     await admin.query('SELECT txid_current()');
-    // A quiet moment, as between two lists in service: the connections' TCP windows start
-    // again from the initial window (tcp_slow_start_after_idle) unless tuned.
+    // A quiet moment, as between two lists in service (long enough for
+    // tcp_slow_start_after_idle to apply, unless tuned).
     await sleep(IDLE_BEFORE_LIST_MS);
     const whole = await readList(service.url, dataset, counter, options.delayMs);
     wholeLists.push(whole);
