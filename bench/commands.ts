@@ -1,5 +1,6 @@
 import { HELP, oneOf, parseStrict, positiveInteger, UsageError } from './command-line';
 import type * as Explain from './explain';
+import type * as LatencyBench from './latency';
 import { type BenchFlag, type BenchOptions, HTTP_USAGE, parseOptions } from './options';
 import { PAGE_SCENARIOS, SPREAD_SCENARIOS } from './page-scenarios';
 import type * as PagesBench from './pages';
@@ -44,6 +45,13 @@ const TOPOLOGY_USAGE = `npm run bench -- topology [--quick] [--rounds N] [--dura
                           [--scenarios get,create,list,...]
 The topology of \`npm run topology\` (as root), measured hop by hop; scenarios get, list and create
 unless --scenarios says otherwise.`;
+
+const LATENCY_USAGE = `npm run bench -- latency [--delay-ms MS] [--articles N] [--runs N] [--tuned-tcp]
+As root: PostgreSQL 15 in a network namespace, netem adding MS (250) each way between it and the
+service, N (2000) articles; the whole list's first byte, end and round trips on the wire over
+--runs (5) runs, the cached answer's, and one list with no idle connection in the pool.
+--tuned-tcp: on that link only, no slow start after idle on PostgreSQL's side and initial
+windows of 64 segments (what an operator can do about TCP slow start).`;
 
 const SEED_USAGE = `npm run bench -- seed [--articles N] [--kinds postgres,sqlite]
 Seeds a fresh database of each kind with N articles (100000) in SQL, prints the time and the
@@ -105,6 +113,32 @@ export const COMMANDS: readonly Command[] = [
         TOPOLOGY_USAGE,
       );
       return async () => (require('./topology') as typeof TopologyBench).runTopology(options);
+    },
+  },
+  {
+    name: 'latency',
+    summary: 'the whole list with netem delay between the service and PostgreSQL (as root)',
+    usage: LATENCY_USAGE,
+    what: 'the service, the database and the network namespaces',
+    parse(argv) {
+      const { values } = parseStrict(
+        argv,
+        {
+          ...HELP,
+          'delay-ms': { type: 'string', default: '250' },
+          articles: { type: 'string', default: '2000' },
+          runs: { type: 'string', default: '5' },
+          'tuned-tcp': { type: 'boolean', default: false },
+        },
+        LATENCY_USAGE,
+      );
+      const options = {
+        delayMs: positiveInteger('--delay-ms', values['delay-ms'], LATENCY_USAGE),
+        articles: positiveInteger('--articles', values.articles, LATENCY_USAGE),
+        runs: positiveInteger('--runs', values.runs, LATENCY_USAGE),
+        tunedTcp: values['tuned-tcp'],
+      };
+      return async () => (require('./latency') as typeof LatencyBench).runLatency(options);
     },
   },
   {

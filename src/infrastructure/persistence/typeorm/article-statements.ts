@@ -135,6 +135,17 @@ export function articleStatements(d: SqlDialect) {
     }),
     fetchStream: (rows: number) => statement(`fetch_stream_${rows}`, `FETCH ${rows} FROM ${STREAM_CURSOR}`),
     /**
+     * PostgreSQL: up to `limit` terms of both kinds, any of them (a stream that reads them all
+     * at its start never looks one up; past the limit it looks up those its chunks link to).
+     */
+    someTerms: (limit: number) =>
+      statement(
+        `some_terms_${limit}`,
+        `${TERM_KINDS.map((kind) => `SELECT '${kind}' AS kind, id, name, description FROM ${terms(kind)}`).join(
+          ' UNION ALL ',
+        )} LIMIT ${limit}`,
+      ),
+    /**
      * The links of the articles whose ids are in JSON array $1, compactly: per article and kind
      * one row with its term ids in name order (`ids`, a JSON array), and each linked term once
      * (`id`, `name`, `description`). A page of 500 articles with 5 links each is about 1,000

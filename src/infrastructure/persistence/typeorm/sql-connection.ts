@@ -1,5 +1,6 @@
+import type { EventEmitter } from 'node:events';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { PoolClient } from 'pg';
+import type { PoolClient, QueryResult } from 'pg';
 import type { SqlStatement } from './article-statements';
 import { openSqliteDatabase, type SqliteDatabase, type SqliteStatement } from './sqlite-driver';
 
@@ -31,6 +32,20 @@ export class PgConnection implements SqlConnection {
       values: values as unknown[],
     });
     return result.rows as Row[];
+  }
+
+  /**
+   * Several statements in one simple-protocol message, so one round trip: `text` holds no
+   * parameters (its values are literals). Answers each statement's rows, in order.
+   */
+  async queryAll(text: string): Promise<unknown[][]> {
+    const results = (await this.client.query(text)) as unknown as QueryResult | QueryResult[];
+    return (Array.isArray(results) ? results : [results]).map((result) => result.rows);
+  }
+
+  /** The connection's socket, which emits 'data' as the server's bytes arrive (pg's own stream). */
+  get socket(): EventEmitter | undefined {
+    return (this.client as unknown as { connection?: { stream?: EventEmitter } }).connection?.stream;
   }
 
   discard(): void {

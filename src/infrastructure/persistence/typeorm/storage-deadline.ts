@@ -1,3 +1,4 @@
+import type { EventEmitter } from 'node:events';
 import { StorageUnavailableError } from '../../../domain';
 
 /**
@@ -23,6 +24,38 @@ export async function withinDeadline<T>(work: Promise<T>, deadlineMs: number, on
   try {
     return await Promise.race([work, expired]);
   } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Like withinDeadline, but the time runs from the last sign of life: each 'data' event of
+ * `progress` (the connection's socket) starts `deadlineMs` again. A database that stops
+ * answering is still given up on after `deadlineMs` of silence, while a long answer that keeps
+ * arriving (a chunk of rows over a slow link, in TCP slow start) is let finish.
+ */
+export async function withinIdleDeadline<T>(
+  work: Promise<T>,
+  deadlineMs: number,
+  progress: EventEmitter | undefined,
+): Promise<T> {
+  if (!progress) return withinDeadline(work, deadlineMs);
+  let timer: NodeJS.Timeout | undefined;
+  let expire: (error: Error) => void = () => {};
+  const expired = new Promise<never>((_, reject) => {
+    expire = reject;
+  });
+  const arm = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => expire(new StorageUnavailableError()), deadlineMs);
+  };
+  arm();
+  progress.on('data', arm);
+  work.catch(() => {});
+  try {
+    return await Promise.race([work, expired]);
+  } finally {
+    progress.off('data', arm);
     clearTimeout(timer);
   }
 }

@@ -2,11 +2,12 @@ import type { QueryRunner } from 'typeorm';
 import { DomainError, StorageUnavailableError } from '../../../../domain';
 import type { SqlStatement } from '../article-statements';
 import { PgConnection } from '../sql-connection';
-import { withinDeadline } from '../storage-deadline';
+import { withinIdleDeadline } from '../storage-deadline';
 
 /**
  * The one connection a PostgreSQL stream holds from its first statement to its last. Each
- * statement gets its own deadline; after any failure the connection is discarded at the end
+ * statement gets its own deadline, counted from the last bytes the server sent (a chunk that
+ * keeps arriving over a slow link is let finish; a silent server is not waited for); after any failure the connection is discarded at the end
  * (it may be mid-statement or in an aborted transaction), else the transaction is committed,
  * which also closes the cursor (it is not WITH HOLD), and the connection goes back to the pool.
  */
@@ -30,8 +31,18 @@ export class CursorSession {
   }
 
   async query<Row>(statement: SqlStatement, values: unknown[]): Promise<Row[]> {
+    return this.run((connection) => connection.query<Row>(statement, values));
+  }
+
+  /** Several statements with literal values in one round trip (PgConnection.queryAll): their rows. */
+  async queryAll(text: string): Promise<unknown[][]> {
+    return this.run((connection) => connection.queryAll(text));
+  }
+
+  private async run<T>(work: (connection: PgConnection) => Promise<T>): Promise<T> {
+    const connection = this.connection as PgConnection;
     try {
-      return await withinDeadline((this.connection as PgConnection).query<Row>(statement, values), this.deadlineMs);
+      return await withinIdleDeadline(work(connection), this.deadlineMs, connection.socket);
     } catch (error) {
       this.failed = true;
       // The runner was released under us: its connection failed while we used it.

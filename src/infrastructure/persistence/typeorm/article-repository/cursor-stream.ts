@@ -1,4 +1,5 @@
 import { E_TIMEOUT, Semaphore, type SemaphoreInterface, withTimeout } from 'async-mutex';
+import { escapeLiteral } from 'pg';
 import type { DataSource, ReplicationMode } from 'typeorm';
 import { type ListVersion, STREAM_CHUNK_SIZE, type VersionObserver } from '../../../../application';
 import { type Article, StorageUnavailableError } from '../../../../domain';
@@ -7,12 +8,25 @@ import { POSTGRES_LIMITS } from '../postgres-limits';
 import type { ReplicaReadPolicy } from '../replica-read-policy';
 import type { SqlDialect } from '../sql-dialect';
 import { translateStorageError } from '../storage-errors';
-import { queryOne, type StreamRow, type TermRow, type VersionRow } from './article-rows';
+import { type StreamRow, type TermRow, termOf, type VersionRow } from './article-rows';
 import { CursorSession } from './cursor-session';
 import { REPLICA_READ_DEADLINE_MS } from './replica-routing';
 import { articlesWithKnownTerms, type KnownTerms, type TermLookup } from './stream-terms';
 import { findTermsValues, NO_NAMES } from './term-resolution';
 import type { StreamStrategy } from './visible-stream';
+
+/**
+ * Terms a stream reads at its start when the storage has no more of them (about 80 bytes
+ * each): then no chunk needs a lookup. With more, each chunk looks up those it links to.
+ */
+const TERMS_READ_AT_START = 200;
+/**
+ * A FETCH that took longer than this (a database far away) doubles the next one, up to
+ * MAX_FETCH_ROWS: a link of 500 ms round trip paid one per 500 rows. On a near database a FETCH
+ * of 500 takes a few milliseconds, and the stream holds no more than 500 rows at a time.
+ */
+const SLOW_FETCH_MS = 100;
+const MAX_FETCH_ROWS = STREAM_CHUNK_SIZE * 8;
 
 /** Pool connections that streams leave to the other requests. */
 const STREAM_FREE_CONNECTIONS = 2;
@@ -112,27 +126,51 @@ export class CursorStream implements StreamStrategy {
     let nextRows: Promise<StreamRow[]> | null = null;
     try {
       await session.open();
-      await session.query(this.sql.beginSnapshot, []);
-      const version =
-        this.options.versionPrefix + (await queryOne<VersionRow>(session, this.sql.dataVersion, [])).version;
+      // One round trip to the first chunk: the snapshot's transaction, its version, the cursor
+      // (its values written as literals), the first FETCH and the terms when they are few.
+      const opened = performance.now();
+      const [, versionRows, , firstRows, termRows] = await session.queryAll(
+        [
+          this.sql.beginSnapshot.text,
+          this.sql.dataVersion.text,
+          withLiterals(this.sql.declareStream(select).text, values),
+          this.sql.fetchStream(STREAM_CHUNK_SIZE).text,
+          this.sql.someTerms(TERMS_READ_AT_START + 1).text,
+        ].join(';\n'),
+      );
+      const versionRow = (versionRows as VersionRow[])[0];
+      if (!versionRow) throw new Error('data_version answered no row');
+      const version = this.options.versionPrefix + versionRow.version;
       onVersion(version);
-      await session.query(this.sql.declareStream(select), values);
-      const fetch = this.sql.fetchStream(STREAM_CHUNK_SIZE);
-      let rows = await session.query<StreamRow>(fetch, []);
+      // All of them (no more than the limit): the stream never looks one up.
+      if ((termRows as TermRow[]).length <= TERMS_READ_AT_START)
+        for (const row of termRows as TermRow[]) known[row.kind].set(row.id, termOf(row));
+      let rows = firstRows as StreamRow[];
+      let asked = STREAM_CHUNK_SIZE;
+      let tookMs = performance.now() - opened;
       let first = true;
       for (;;) {
         // The chunk's terms lookup (when it needs one) is sent first, then the next FETCH, so
         // that the database reads the next chunk while this one is written to the client.
         const articles =
           rows.length > 0 ? articlesWithKnownTerms(rows, known, this.dialect, lookupTerms) : Promise.resolve([]);
-        nextRows = rows.length < STREAM_CHUNK_SIZE ? null : session.query<StreamRow>(fetch, []);
-        // Not awaited if the caller stops first: its failure is the finally block's to see.
-        nextRows?.catch(() => {});
-        if (rows.length > 0) {
-          const chunk = await articles;
+        if (rows.length < asked) nextRows = null;
+        else {
+          // Over a slow link each FETCH costs a round trip and a ramp of TCP's window: fewer, larger ones.
+          if (tookMs > SLOW_FETCH_MS) asked = Math.min(asked * 2, MAX_FETCH_ROWS);
+          const sent = performance.now();
+          nextRows = session.query<StreamRow>(this.sql.fetchStream(asked), []).then((fetched) => {
+            tookMs = performance.now() - sent;
+            return fetched;
+          });
+          // Not awaited if the caller stops first: its failure is the finally block's to see.
+          nextRows.catch(() => {});
+        }
+        const fetched = await articles;
+        for (let start = 0; start < fetched.length; start += STREAM_CHUNK_SIZE) {
           if (first) onFirstChunk();
           first = false;
-          yield chunk;
+          yield fetched.slice(start, start + STREAM_CHUNK_SIZE);
         }
         if (nextRows === null) break;
         rows = await nextRows;
@@ -158,4 +196,22 @@ export class CursorStream implements StreamStrategy {
       throw error;
     }
   }
+}
+
+/**
+ * The statement with its parameters ($1, $2, …) replaced by their values as SQL literals, for
+ * the simple protocol, which takes no parameters: integers as digits, null as NULL, text quoted
+ * by pg's escapeLiteral (the quoting the server's own quote_literal does). Outside quoted text
+ * only: the statements here hold no parameter-like text in their literals, but a `$n` there
+ * stays as written.
+ */
+export function withLiterals(text: string, values: readonly unknown[]): string {
+  return text.replace(/'(?:[^']|'')*'|\$(\d+)/g, (match, number: string | undefined) => {
+    if (number === undefined) return match;
+    const value = values[Number(number) - 1];
+    if (value === null) return 'NULL';
+    if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value);
+    if (typeof value === 'string') return escapeLiteral(value);
+    throw new Error(`parameter $${number}: no literal for ${typeof value}`);
+  });
 }
