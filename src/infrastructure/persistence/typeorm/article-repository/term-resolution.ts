@@ -53,6 +53,25 @@ export async function resolveTerms(
   return termsReferenced(found, references);
 }
 
+/**
+ * The terms referenced, when every id and every name referenced exists (one find_terms); null
+ * when one does not. Terms are never deleted or changed, so what it finds stays true after.
+ */
+export async function findKnownTerms(
+  connection: SqlConnection,
+  sql: ArticleStatements,
+  references: TermReferences,
+): Promise<Record<TermKind, Term[]> | null> {
+  const { ids, names } = splitReferences(references);
+  const found = await findTerms(connection, sql, ids, names);
+  const everyOneFound = TERM_KINDS.every(
+    (kind) =>
+      ids[kind].every((id) => found.some((row) => row.kind === kind && row.id === id)) &&
+      names[kind].every((name) => isFound(found, kind, name)),
+  );
+  return everyOneFound ? termsReferenced(found, references) : null;
+}
+
 /** Each kind's terms among `found`, once each, in the order referenced. */
 export function termsReferenced(found: readonly TermRow[], references: TermReferences): Record<TermKind, Term[]> {
   const resolved: Record<TermKind, Term[]> = { tag: [], category: [] };
