@@ -26,8 +26,9 @@ import { inTransaction, runInOrder } from './transaction';
 
 /**
  * Creates, updates and deletes of articles on the primary. A write that is one statement runs
- * without a transaction (it is atomic alone); one with term references resolves them, writes
- * and links inside one transaction.
+ * without a transaction (it is atomic alone): so does a create whose terms all exist, where the
+ * dialect combines writes. Otherwise one with term references resolves them, writes and links
+ * inside one transaction.
  */
 export class ArticleWrites {
   constructor(
