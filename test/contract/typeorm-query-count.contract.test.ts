@@ -98,6 +98,23 @@ describe.each([
     expect(large).toBe(small);
   });
 
+  it('create: naming only terms that exist, by name and by id, one statement on PostgreSQL', async () => {
+    const existing = await createWith(2, 1);
+    const named = await queriesFor(counter, () => createWith(2, 1));
+    const byId = await queriesFor(counter, () =>
+      repository.create(
+        aNewArticle()
+          .withTags(...existing.tags.map(({ id }) => ({ id })))
+          .withCategories('c0')
+          .build(),
+      ),
+    );
+    // PostgreSQL: one statement finds the terms and inserts the article and its links. SQLite:
+    // BEGIN, find_terms, insert_article, the tag links, the category links, COMMIT (in-process).
+    const expected = database() === 'postgres' ? 1 : 6;
+    expect([named, byId]).toEqual([expected, expected]);
+  });
+
   it('create: without references, one statement', async () => {
     await expect(queriesFor(counter, () => createWith(0, 0))).resolves.toBe(1);
   });
@@ -113,15 +130,20 @@ describe.each([
       );
     const plain = await queriesFor(counter, () => createWith(0, 0));
     const withNames = await queriesFor(counter, () => createWith(3, 0));
+    const withKnownNames = await queriesFor(counter, () => createWith(3, 0));
     const postgres = database() === 'postgres';
-    // PostgreSQL: the claim and the article are one statement; with names, the answer is stored
-    // once the terms are known. SQLite: BEGIN, read the key, insert, claim, COMMIT (in-process).
+    // PostgreSQL: the claim and the article are one statement; with new names, find_terms first,
+    // then the answer is stored once the terms are created. SQLite: BEGIN, read the key, insert,
+    // claim, COMMIT (in-process).
     await expect(queriesFor(counter, () => keyed('a', 0))).resolves.toBe(postgres ? plain : plain + 4);
     await expect(queriesFor(counter, () => keyed('b', 3))).resolves.toBe(withNames + (postgres ? 1 : 2));
-    // A replay: the one statement on PostgreSQL; with references inside BEGIN … COMMIT, where it
-    // writes nothing. SQLite: BEGIN, read the key, COMMIT.
+    // With names that exist: on PostgreSQL find_terms, then one statement claims, inserts, links
+    // and stores the whole answer (2, where a plain create is 1).
+    await expect(queriesFor(counter, () => keyed('c', 3))).resolves.toBe(withKnownNames + (postgres ? 1 : 2));
+    // A replay: the one statement on PostgreSQL (after find_terms, with references). SQLite:
+    // BEGIN, read the key, COMMIT.
     await expect(queriesFor(counter, () => keyed('a', 0))).resolves.toBe(postgres ? 1 : 3);
-    await expect(queriesFor(counter, () => keyed('b', 3))).resolves.toBe(3);
+    await expect(queriesFor(counter, () => keyed('b', 3))).resolves.toBe(postgres ? 2 : 3);
   });
 
   it('update: replacing 1 or 20 links', async () => {

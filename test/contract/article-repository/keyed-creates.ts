@@ -24,6 +24,7 @@ export function keyedCreatesContract(open: OpenContractSubject): void {
     it.each([
       ['without references', () => aNewArticle().at(createdAt)],
       ['with new and existing names', () => aNewArticle().at(createdAt).withTags('new tag').withCategories('c')],
+      ['with existing names only', () => aNewArticle().at(createdAt).withCategories('c')],
     ])('%s: creates once, then answers the stored article and writes nothing', async (_, body) => {
       await repository.create(aNewArticle().withCategories('c').build());
       const first = await repository.createWithKey(body().build(), claim('key-1'));
@@ -70,6 +71,28 @@ export function keyedCreatesContract(open: OpenContractSubject): void {
       }
       expect((await allArticles()).map((listed) => listed.id)).toEqual([article.id]);
       await expect(repository.listTerms('tag')).resolves.toEqual(article.tags);
+    });
+
+    it('makes exactly one article, linked, of 20 concurrent creates under one key naming existing terms', async () => {
+      const seeded = await repository.create(aNewArticle().withTags('known').withCategories('kc').build());
+      const body = () =>
+        aNewArticle()
+          .at(createdAt)
+          .withTags('known')
+          .withCategories({ id: seeded.categories[0]?.id ?? '' });
+      const outcomes = await Promise.all(
+        Array.from({ length: 20 }, () => repository.createWithKey(body().build(), claim('race-known'))),
+      );
+
+      const created = outcomes.filter((outcome) => outcome.outcome === 'created');
+      expect(created).toHaveLength(1);
+      const article = (created[0] as { article: Article }).article;
+      expect([article.tags, article.categories]).toEqual([seeded.tags, seeded.categories]);
+      for (const outcome of outcomes.filter((outcome) => outcome.outcome === 'stored')) {
+        expect(outcome).toEqual({ outcome: 'stored', fingerprint: 'fingerprint-1', article });
+      }
+      await expect(repository.findById(article.id)).resolves.toEqual(article);
+      expect(await allArticles()).toHaveLength(2);
     });
 
     it('keeps keys apart: another key creates another article', async () => {

@@ -97,6 +97,47 @@ export function tagsAndCategoriesContract(open: OpenContractSubject): void {
       await expect(repository.listTerms('tag')).resolves.toEqual([]);
     });
 
+    it('rejects an unknown id beside terms that all exist, and writes nothing', async () => {
+      const seeded = await repository.create(aNewArticle().withTags('known').withCategories('known-c').build());
+      const unknownTag = repository.create(
+        aNewArticle().withTags('known', { id: 'no-such-tag' }).withCategories('known-c').build(),
+      );
+      await expect(unknownTag).rejects.toEqual(new UnknownReferenceError('tag', 'no-such-tag'));
+      const unknownCategory = repository.create(
+        aNewArticle()
+          .withTags({ id: seeded.tags[0]?.id ?? '' })
+          .withCategories('known-c', { id: 'no-such-category' })
+          .build(),
+      );
+      await expect(unknownCategory).rejects.toEqual(new UnknownReferenceError('category', 'no-such-category'));
+      await expect(repository.listVisible({ limit: 100 })).resolves.toEqual([seeded]);
+      await expect(repository.listTerms('tag')).resolves.toEqual(seeded.tags);
+      await expect(repository.listTerms('category')).resolves.toEqual(seeded.categories);
+    });
+
+    it('creates a new name beside terms that exist, and links them all', async () => {
+      const seeded = await repository.create(aNewArticle().withTags('old').withCategories('kept').build());
+      const created = await repository.create(
+        aNewArticle()
+          .withTags({ id: seeded.tags[0]?.id ?? '' }, 'new')
+          .withCategories('kept')
+          .build(),
+      );
+      expect(termNames(created)).toEqual(['new', 'old']);
+      expect(created.categories).toEqual(seeded.categories);
+      await expect(repository.findById(created.id)).resolves.toEqual(created);
+      await expect(repository.listTerms('tag')).resolves.toHaveLength(2);
+    });
+
+    it('creates a tag named as an existing category: a name is found only among its own kind', async () => {
+      const seeded = await repository.create(aNewArticle().withCategories('both').build());
+      const created = await repository.create(aNewArticle().withTags('both').withCategories('both').build());
+      expect(created.tags).toEqual([{ id: expect.any(String), name: 'both', description: null }]);
+      expect(created.tags[0]?.id).not.toBe(seeded.categories[0]?.id);
+      expect(created.categories).toEqual(seeded.categories);
+      await expect(repository.findById(created.id)).resolves.toEqual(created);
+    });
+
     it('ends with one term, linked everywhere, when concurrent writes name the same new term', async () => {
       const writes = Array.from({ length: 12 }, (_, index) =>
         repository.create(

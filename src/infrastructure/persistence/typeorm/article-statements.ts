@@ -103,6 +103,53 @@ export function articleStatements(d: SqlDialect) {
        ON CONFLICT DO NOTHING`,
     ),
   );
+  /**
+   * The terms whose ids or names are in JSON arrays, from parameter `first` on: tags' ids and
+   * names, then categories' (four parameters).
+   */
+  const findTermsText = (first: number) =>
+    TERM_KINDS.map(
+      (kind, index) =>
+        `SELECT '${kind}' AS kind, id, name, description FROM ${terms(kind)}
+          WHERE id IN ${d.jsonElements(first + index * 2, 'text')} OR name IN ${d.jsonElements(first + 1 + index * 2, 'text')}`,
+    ).join(' UNION ALL ');
+
+  /**
+   * Where the dialect combines writes (PostgreSQL), a create whose every reference names a term
+   * that exists, in one statement: $1..$8 as insert_article, $9..$12 as find_terms. The article
+   * is inserted, and linked to the terms found, only when each id and each name referenced was
+   * found (every part reads one snapshot); it answers one row per term found, with the new
+   * article's id. No row: nothing was written (an unknown id, or a name to create).
+   */
+  const createWithKnownTerms = () => {
+    const everyReferenceFound = TERM_KINDS.flatMap((kind, index) =>
+      (['id', 'name'] as const).map(
+        (column, second) =>
+          `NOT EXISTS (${d.jsonElements(9 + index * 2 + second, 'text')}
+                       EXCEPT SELECT ${column} FROM found WHERE kind = '${kind}')`,
+      ),
+    ).join(' AND ');
+    const linksOfKind = TERM_KINDS.map(
+      (kind) =>
+        `${kind}_links AS (INSERT INTO ${links(kind)} (article_id, ${termColumn(kind)})
+           SELECT inserted.id, found.id FROM inserted, found WHERE found.kind = '${kind}')`,
+    ).join(', ');
+    return statement(
+      'create_with_known_terms',
+      `WITH found AS (${findTermsText(9)}),
+       inserted AS (
+         INSERT INTO articles (title, description, content, visible, created_at, updated_at, version,
+                               search_title, search_description, search_content)
+         SELECT CAST(${p(1)} AS varchar), CAST(${p(2)} AS varchar), CAST(${p(3)} AS text), CAST(${p(4)} AS boolean),
+                CAST(${p(5)} AS timestamptz), CAST(${p(5)} AS timestamptz), 1,
+                CAST(${p(6)} AS text), CAST(${p(7)} AS text), CAST(${p(8)} AS text)
+          WHERE ${everyReferenceFound}
+         RETURNING id
+       ), ${linksOfKind}
+       SELECT inserted.id AS "articleId", found.kind, found.id, found.name, found.description FROM inserted, found`,
+    );
+  };
+
   const removeOtherLinks = TERM_KINDS.map((kind, index) =>
     statement(
       `remove_other_${kind}_links`,
@@ -201,14 +248,9 @@ export function articleStatements(d: SqlDialect) {
     deleteArticle: statement('delete_article', `DELETE FROM articles WHERE id = ${p(1)}`),
 
     /** The terms whose ids or names are in JSON arrays: tags $1 (ids) $2 (names), categories $3 $4. */
-    findTerms: statement(
-      'find_terms',
-      TERM_KINDS.map(
-        (kind, index) =>
-          `SELECT '${kind}' AS kind, id, name, description FROM ${terms(kind)}
-            WHERE id IN ${d.jsonElements(1 + index * 2, 'text')} OR name IN ${d.jsonElements(2 + index * 2, 'text')}`,
-      ).join(' UNION ALL '),
-    ),
+    findTerms: statement('find_terms', findTermsText(1)),
+    /** null where the dialect cannot combine writes: there a create with references is a transaction. */
+    createWithKnownTerms: d.combinesWrites ? createWithKnownTerms() : null,
     /**
      * Inserts new terms, tags from $1 and categories from $2 (JSON arrays of [id, name,
      * description]); a name that exists, or that a concurrent transaction inserts first, is

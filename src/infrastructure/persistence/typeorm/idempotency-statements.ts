@@ -1,4 +1,5 @@
-import type { SqlStatement } from './article-statements';
+import { type SqlStatement, TERM_KINDS } from './article-statements';
+import { TABLE } from './entities';
 import type { SqlDialect } from './sql-dialect';
 
 /**
@@ -29,23 +30,18 @@ export function idempotencyStatements(d: SqlDialect) {
       answer = excluded.answer, stored_at = excluded.stored_at
     WHERE k.stored_at <= ${p(11)}`;
 
-  return {
-    /** The record of key $1 when it was stored after $2 (live), else no row. */
-    findLiveKey: statement(
-      'find_live_key',
-      `SELECT fingerprint, article_id AS "articleId", answer FROM idempotency_keys
-        WHERE key = ${p(1)} AND stored_at > ${p(2)}`,
-    ),
-    /**
-     * PostgreSQL, one statement: answers the key's live record (`stored`); or, when the key is
-     * free, claims it and inserts the article under an id taken from the articles' sequence
-     * (`created`); or, when another transaction holds the key's advisory lock, i.e. a create
-     * under it has not committed, writes nothing (`in-progress`). The lock lasts until the
-     * transaction ends. A record committed between this statement's snapshot and its claim
-     * makes the claim change nothing: no row at all, and the caller reads the record again.
-     */
-    claimAndInsertArticle: statement(
-      'claim_and_insert_article',
+  /**
+   * PostgreSQL, one statement: answers the key's live record (`stored`); or, when the key is
+   * free, claims it and inserts the article under an id taken from the articles' sequence
+   * (`created`); or, when another transaction holds the key's advisory lock, i.e. a create
+   * under it has not committed, writes nothing (`in-progress`). The lock lasts until the
+   * transaction ends. A record committed between this statement's snapshot and its claim
+   * makes the claim change nothing: no row at all, and the caller reads the record again.
+   * `more`: further data-changing steps on the inserted article.
+   */
+  const claimAndInsert = (name: string, more: string) =>
+    statement(
+      name,
       `WITH stored AS (
          SELECT fingerprint, article_id, answer FROM idempotency_keys WHERE key = $9::varchar AND stored_at > $11::timestamptz
        ), free AS (
@@ -61,10 +57,29 @@ export function idempotencyStatements(d: SqlDialect) {
          SELECT article_id, $1::varchar, $2::varchar, $3::text, $4::boolean, $5::timestamptz, $5::timestamptz, 1,
                 $6::text, $7::text, $8::text
            FROM claim RETURNING id
-       )
+       )${more}
        SELECT 'created' AS outcome, id AS "articleId", NULL AS fingerprint, NULL AS answer FROM inserted
        UNION ALL SELECT 'stored', article_id, fingerprint, answer FROM stored
        UNION ALL SELECT 'in-progress', NULL, NULL, NULL FROM free WHERE NOT locked`,
+    );
+
+  return {
+    /** The record of key $1 when it was stored after $2 (live), else no row. */
+    findLiveKey: statement(
+      'find_live_key',
+      `SELECT fingerprint, article_id AS "articleId", answer FROM idempotency_keys
+        WHERE key = ${p(1)} AND stored_at > ${p(2)}`,
+    ),
+    /** The claim and the article, unlinked (see claimAndInsert). */
+    claimAndInsertArticle: claimAndInsert('claim_and_insert_article', ''),
+    /** claim_and_insert_article that also links the article to tags $13 and categories $14, which exist. */
+    claimAndInsertLinkedArticle: claimAndInsert(
+      'claim_and_insert_linked_article',
+      TERM_KINDS.map(
+        (kind, index) =>
+          `, ${kind}_links AS (INSERT INTO ${TABLE.link[kind]} (article_id, ${TABLE.linkTermColumn[kind]})
+             SELECT inserted.id, value FROM inserted, json_array_elements_text($${13 + index}::json) AS value)`,
+      ).join(''),
     ),
     /**
      * SQLite, inside the create's write transaction (which already excludes other writers):

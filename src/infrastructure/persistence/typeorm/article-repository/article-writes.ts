@@ -11,16 +11,24 @@ import {
   type InsertedRow,
   NO_TERMS,
   queryOne,
+  type TermRow,
   termIdsJson,
 } from './article-rows';
 import { type SqlSessions, WRITE } from './sql-sessions';
-import { resolveTerms } from './term-resolution';
+import {
+  findTermsValues,
+  resolveTerms,
+  splitReferences,
+  type TermReferences,
+  termsReferenced,
+} from './term-resolution';
 import { inTransaction, runInOrder } from './transaction';
 
 /**
  * Creates, updates and deletes of articles on the primary. A write that is one statement runs
- * without a transaction (it is atomic alone); one with term references resolves them, writes
- * and links inside one transaction.
+ * without a transaction (it is atomic alone): so does a create whose terms all exist, where the
+ * dialect combines writes. Otherwise one with term references resolves them, writes and links
+ * inside one transaction.
  */
 export class ArticleWrites {
   constructor(
@@ -37,8 +45,12 @@ export class ArticleWrites {
         const id = await insertArticle(connection, this.sql, values);
         return createdArticle(id, article, NO_TERMS);
       }
+      const references = { tag: article.tags, category: article.categories };
+      // One statement when every referenced term exists; else the transaction resolves them.
+      const created = await this.createWithKnownTerms(connection, article, references, values);
+      if (created) return created;
       return inTransaction(connection, this.sql, async () => {
-        const terms = await resolveTerms(connection, this.sql, { tag: article.tags, category: article.categories });
+        const terms = await resolveTerms(connection, this.sql, references);
         const id = await insertArticle(connection, this.sql, values);
         await runInOrder(connection, this.sql.insertLinks, [id, termIdsJson(terms.tag), termIdsJson(terms.category)]);
         return createdArticle(id, article, terms);
@@ -90,6 +102,27 @@ export class ArticleWrites {
     );
   }
 
+  /**
+   * The create in one statement when every term it references exists (the common case: terms
+   * are created once and never deleted), where the dialect has that statement. Null when it
+   * wrote nothing: a reference is unknown or a name is new, for the transaction to resolve.
+   */
+  private async createWithKnownTerms(
+    connection: SqlConnection,
+    article: NewArticle,
+    references: TermReferences,
+    values: unknown[],
+  ): Promise<Article | null> {
+    if (!this.sql.createWithKnownTerms) return null;
+    const { ids, names } = splitReferences(references);
+    const rows = await connection.query<CreatedWithTermRow>(this.sql.createWithKnownTerms, [
+      ...values,
+      ...findTermsValues(ids, names),
+    ]);
+    const [first] = rows;
+    return first ? createdArticle(first.articleId, article, termsReferenced(rows, references)) : null;
+  }
+
   /** The values of update_article: which fields change (null: kept), the stamp, the versions allowed. */
   private updateValues(id: number, changes: ArticleChanges, expected?: ExpectedVersions): unknown[] {
     const { fields } = changes;
@@ -115,6 +148,11 @@ export class ArticleWrites {
     if (existing) throw new ArticleChangedError(id);
     return null;
   }
+}
+
+/** A row of create_with_known_terms: a term the new article links, and the article's id. */
+interface CreatedWithTermRow extends TermRow {
+  articleId: number;
 }
 
 /** Inserts the article; answers its new id. */

@@ -1,15 +1,17 @@
 import type { IdempotencyClaim, KeyedCreateOutcome, NewArticle } from '../../../../application';
+import type { Term, TermKind } from '../../../../domain';
 import type { SqlConnection } from '../sql-connection';
 import { createdArticle, hasReferences, NO_TERMS, termIdsJson } from './article-rows';
 import { answerJson, type ClaimRow, findLiveKey, type KeyedCreateSql, keyedValues, storedOutcome } from './key-records';
-import { resolveTerms } from './term-resolution';
+import { findKnownTerms, resolveTerms } from './term-resolution';
 import { inTransaction, runInOrder } from './transaction';
 
 /**
  * A keyed create where one statement claims the key and inserts the article (PostgreSQL: the
- * key's advisory lock tells a create in progress). With references, that statement opens the
- * transaction that resolves them, links them and stores the answer. A key already answered
- * writes nothing.
+ * key's advisory lock tells a create in progress). When every term referenced exists (one
+ * find_terms first; terms are never deleted or changed), that statement also links them and
+ * stores the whole answer. Else it opens the transaction that resolves them (creating new
+ * names), links them and stores the answer. A key already answered writes nothing.
  */
 export async function claimThenCreate(
   context: KeyedCreateSql,
@@ -18,23 +20,33 @@ export async function claimThenCreate(
   claim: IdempotencyClaim,
 ): Promise<KeyedCreateOutcome> {
   const { sql, keyStatements } = context;
-  // Until the terms are resolved, the answer stored is the article without them.
-  const values = keyedValues(context, article, claim, createdArticle(0, article, NO_TERMS));
-  const claimAndInsert = async () => {
-    const [row] = await connection.query<ClaimRow>(keyStatements.claimAndInsertArticle, values);
+  const references = { tag: article.tags, category: article.categories };
+  const claimAndInsert = async (terms: Record<TermKind, Term[]>) => {
+    // The answer stored with the key: the article without its id (answerJson drops it).
+    const values = keyedValues(context, article, claim, createdArticle(0, article, terms));
+    const [row] =
+      terms.tag.length + terms.category.length === 0
+        ? await connection.query<ClaimRow>(keyStatements.claimAndInsertArticle, values)
+        : await connection.query<ClaimRow>(keyStatements.claimAndInsertLinkedArticle, [
+            ...values,
+            termIdsJson(terms.tag),
+            termIdsJson(terms.category),
+          ]);
     return row;
   };
-  if (!hasReferences(article)) {
-    const row = await claimAndInsert();
+  const known = hasReferences(article) ? await findKnownTerms(connection, sql, references) : NO_TERMS;
+  if (known) {
+    const row = await claimAndInsert(known);
     if (row?.outcome === 'created')
-      return { outcome: 'created', article: createdArticle(row.articleId, article, NO_TERMS) };
+      return { outcome: 'created', article: createdArticle(row.articleId, article, known) };
     return notClaimed(context, connection, claim, row);
   }
   return inTransaction(connection, sql, async () => {
-    const row = await claimAndInsert();
+    // Until the terms are resolved, the answer stored is the article without them, unlinked.
+    const row = await claimAndInsert(NO_TERMS);
     // Nothing was written: the empty transaction commits.
     if (row?.outcome !== 'created') return notClaimed(context, connection, claim, row);
-    const terms = await resolveTerms(connection, sql, { tag: article.tags, category: article.categories });
+    const terms = await resolveTerms(connection, sql, references);
     await runInOrder(connection, sql.insertLinks, [row.articleId, termIdsJson(terms.tag), termIdsJson(terms.category)]);
     const created = createdArticle(row.articleId, article, terms);
     await connection.query(keyStatements.storeAnswer, [claim.key, answerJson(created)]);

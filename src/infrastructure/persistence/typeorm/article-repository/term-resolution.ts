@@ -29,8 +29,7 @@ export async function resolveTerms(
   sql: ArticleStatements,
   references: TermReferences,
 ): Promise<Record<TermKind, Term[]>> {
-  const ids = { tag: idsReferenced(references.tag), category: idsReferenced(references.category) };
-  const names = { tag: namesReferenced(references.tag), category: namesReferenced(references.category) };
+  const { ids, names } = splitReferences(references);
   const found = await findTerms(connection, sql, ids, names);
   // Tags first: an unknown tag is reported before an unknown category.
   for (const kind of TERM_KINDS) {
@@ -51,6 +50,30 @@ export async function resolveTerms(
     });
     found.push(...created);
   }
+  return termsReferenced(found, references);
+}
+
+/**
+ * The terms referenced, when every id and every name referenced exists (one find_terms); null
+ * when one does not. Terms are never deleted or changed, so what it finds stays true after.
+ */
+export async function findKnownTerms(
+  connection: SqlConnection,
+  sql: ArticleStatements,
+  references: TermReferences,
+): Promise<Record<TermKind, Term[]> | null> {
+  const { ids, names } = splitReferences(references);
+  const found = await findTerms(connection, sql, ids, names);
+  const everyOneFound = TERM_KINDS.every(
+    (kind) =>
+      ids[kind].every((id) => found.some((row) => row.kind === kind && row.id === id)) &&
+      names[kind].every((name) => isFound(found, kind, name)),
+  );
+  return everyOneFound ? termsReferenced(found, references) : null;
+}
+
+/** Each kind's terms among `found`, once each, in the order referenced. */
+export function termsReferenced(found: readonly TermRow[], references: TermReferences): Record<TermKind, Term[]> {
   const resolved: Record<TermKind, Term[]> = { tag: [], category: [] };
   for (const kind of TERM_KINDS) {
     const rows = found.filter((row) => row.kind === kind);
@@ -64,6 +87,14 @@ export async function resolveTerms(
     resolved[kind] = [...unique.values()];
   }
   return resolved;
+}
+
+/** The ids and the names referenced, per kind. */
+export function splitReferences(references: TermReferences) {
+  return {
+    ids: { tag: idsReferenced(references.tag), category: idsReferenced(references.category) },
+    names: { tag: namesReferenced(references.tag), category: namesReferenced(references.category) },
+  };
 }
 
 /** The terms with these ids or names, per kind (one find_terms statement). */
