@@ -74,18 +74,21 @@ export class ArticleController {
     if (current !== undefined && ifNoneMatchNames(ifNoneMatch, listEntityTagOf(current))) {
       return new NotModified({ ETag: listEntityTagOf(current) });
     }
-    if (query.limit === undefined) return this.wholeList(filters, wholeListQuery, current);
+    return query.limit === undefined
+      ? this.wholeList(filters, wholeListQuery, current)
+      : this.page(filters, query.limit);
+  }
+
+  /** One page, with the link to the next when it is full. */
+  private async page(filters: ListVisibleArticlesInput, limit: number): Promise<WithHeaders> {
     let version: ListVersion | undefined;
-    const page = await this.listVisibleArticles.page({ ...filters, limit: query.limit }, (read) => {
+    const page = await this.listVisibleArticles.page({ ...filters, limit }, (read) => {
       version = read;
     });
     const last = page[page.length - 1];
-    return new WithHeaders(page.map(presentArticle), {
-      ...versionTag(version),
-      ...(page.length === query.limit && last
-        ? { Link: nextPageLink({ ...filters, limit: query.limit, after: last.id }) }
-        : {}),
-    });
+    const next: Record<string, string> =
+      page.length === limit && last ? { Link: nextPageLink({ ...filters, limit, after: last.id }) } : {};
+    return new WithHeaders(page.map(presentArticle), { ...versionTag(version), ...next });
   }
 
   /** `current`: the storage's version just read, if it was. */
