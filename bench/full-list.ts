@@ -12,11 +12,17 @@ export interface FullListFigures {
   articles: number;
 }
 
-/**
- * Reads the whole list and checks it: the success wrapper, parseable JSON, exactly the
- * dataset's visible articles, in ascending id order. Any other answer throws.
- */
-export function readFullList(baseUrl: string, dataset: PreparedDataset): Promise<FullListFigures> {
+/** One `GET /article` as it arrived: status, times from the request, and the body as text. */
+export interface TimedAnswer {
+  status: number;
+  headersMs: number;
+  firstByteMs: number;
+  totalMs: number;
+  text: string;
+}
+
+/** Sends `GET /article` (no limit) and times its answer, whatever its status; no answer within `timeoutMs` throws. */
+export function timedWholeList(baseUrl: string, timeoutMs: number): Promise<TimedAnswer> {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
     const since = () => Number(process.hrtime.bigint() - started) / 1e6;
@@ -30,25 +36,31 @@ export function readFullList(baseUrl: string, dataset: PreparedDataset): Promise
       });
       response.on('error', reject);
       response.on('end', () => {
-        const totalMs = since();
-        try {
-          const text = Buffer.concat(chunks).toString('utf8');
-          if (response.statusCode !== 200) throw new Error(`answered ${response.statusCode}: ${text.slice(0, 300)}`);
-          const body = JSON.parse(text) as { statusCode: number; data: { id: number }[] };
-          if (body.statusCode !== 10000 || !Array.isArray(body.data)) throw new Error('not the success wrapper');
-          if (body.data.length !== dataset.visible)
-            throw new Error(`${body.data.length} articles, expected the ${dataset.visible} visible ones`);
-          for (let index = 1; index < body.data.length; index++) {
-            if ((body.data[index] as { id: number }).id <= (body.data[index - 1] as { id: number }).id)
-              throw new Error(`ids not ascending at position ${index}`);
-          }
-          resolve({ headersMs, firstByteMs, totalMs, bytes: Buffer.byteLength(text), articles: body.data.length });
-        } catch (error) {
-          reject(error);
-        }
+        const text = Buffer.concat(chunks).toString('utf8');
+        resolve({ status: response.statusCode ?? 0, headersMs, firstByteMs, totalMs: since(), text });
       });
     });
-    request.setTimeout(300_000, () => request.destroy(new Error('GET /article: no answer within 300 s')));
+    request.setTimeout(timeoutMs, () =>
+      request.destroy(new Error(`GET /article: no answer within ${timeoutMs / 1000} s`)),
+    );
     request.on('error', reject);
   });
+}
+
+/**
+ * Reads the whole list and checks it: the success wrapper, parseable JSON, exactly the
+ * dataset's visible articles, in ascending id order. Any other answer throws.
+ */
+export async function readFullList(baseUrl: string, dataset: PreparedDataset): Promise<FullListFigures> {
+  const { status, headersMs, firstByteMs, totalMs, text } = await timedWholeList(baseUrl, 300_000);
+  if (status !== 200) throw new Error(`answered ${status}: ${text.slice(0, 300)}`);
+  const body = JSON.parse(text) as { statusCode: number; data: { id: number }[] };
+  if (body.statusCode !== 10000 || !Array.isArray(body.data)) throw new Error('not the success wrapper');
+  if (body.data.length !== dataset.visible)
+    throw new Error(`${body.data.length} articles, expected the ${dataset.visible} visible ones`);
+  for (let index = 1; index < body.data.length; index++) {
+    if ((body.data[index] as { id: number }).id <= (body.data[index - 1] as { id: number }).id)
+      throw new Error(`ids not ascending at position ${index}`);
+  }
+  return { headersMs, firstByteMs, totalMs, bytes: Buffer.byteLength(text), articles: body.data.length };
 }

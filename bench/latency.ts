@@ -1,6 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -16,6 +15,7 @@ import {
 import { POSTGRES_BIN } from '../scripts/topology/postgres';
 import { launch, stopGroup, waitUntil } from '../scripts/topology/processes';
 import type { BenchDatabase } from './databases';
+import { timedWholeList } from './full-list';
 import { BENCH_TOKEN } from './http-client';
 import { DIST, SERVICE } from './paths';
 import { startServer } from './processes';
@@ -190,36 +190,17 @@ async function readList(
   delayMs = 0,
 ): Promise<ListFigures> {
   counter.take();
-  const figures = await new Promise<Omit<ListFigures, 'wire'>>((resolve, reject) => {
-    const started = process.hrtime.bigint();
-    const since = () => Number(process.hrtime.bigint() - started) / 1e6;
-    const request = http.get(`${baseUrl}/article`, (response) => {
-      let firstByteMs = Number.NaN;
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => {
-        if (chunks.length === 0) firstByteMs = since();
-        chunks.push(chunk);
-      });
-      response.on('error', reject);
-      response.on('end', () => {
-        const totalMs = since();
-        const text = Buffer.concat(chunks).toString('utf8');
-        const status = response.statusCode ?? 0;
-        let articles = 0;
-        if (status === 200) {
-          const body = JSON.parse(text) as { statusCode: number; data: unknown[] };
-          articles = body.data.length;
-          if (body.statusCode !== 10000 || articles !== dataset.visible)
-            return reject(new Error(`${articles} articles, expected the ${dataset.visible} visible ones`));
-        } else {
-          console.log(`  answered ${status}: ${text.slice(0, 200)}`);
-        }
-        resolve({ status, firstByteMs, totalMs, articles, bytes: Buffer.byteLength(text) });
-      });
-    });
-    request.setTimeout(120_000, () => request.destroy(new Error('GET /article: no answer within 120 s')));
-    request.on('error', reject);
-  });
+  const { status, firstByteMs, totalMs, text } = await timedWholeList(baseUrl, 120_000);
+  let articles = 0;
+  if (status === 200) {
+    const body = JSON.parse(text) as { statusCode: number; data: unknown[] };
+    articles = body.data.length;
+    if (body.statusCode !== 10000 || articles !== dataset.visible)
+      throw new Error(`${articles} articles, expected the ${dataset.visible} visible ones`);
+  } else {
+    console.log(`  answered ${status}: ${text.slice(0, 200)}`);
+  }
+  const figures = { status, firstByteMs, totalMs, articles, bytes: Buffer.byteLength(text) };
   await sleep(2 * delayMs + 100);
   return { ...figures, wire: counter.take() };
 }
