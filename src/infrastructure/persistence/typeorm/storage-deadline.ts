@@ -11,19 +11,33 @@ import { StorageUnavailableError } from '../../../domain';
  * still commit, entirely or not at all (each write is one transaction), which a 503 allows:
  * the client cannot tell, as with any lost answer.
  */
-export async function withinDeadline<T>(work: Promise<T>, deadlineMs: number, onExpired?: () => void): Promise<T> {
+export async function withinDeadline<T>(
+  work: Promise<T>,
+  deadlineMs: number,
+  onExpired?: () => void,
+  /** When given, each of its 'data' events starts `deadlineMs` again (withinIdleDeadline). */
+  progress?: EventEmitter,
+): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
+  let expire: (error: Error) => void = () => {};
   const expired = new Promise<never>((_, reject) => {
+    expire = reject;
+  });
+  const arm = () => {
+    clearTimeout(timer);
     timer = setTimeout(() => {
       onExpired?.();
-      reject(new StorageUnavailableError());
+      expire(new StorageUnavailableError());
     }, deadlineMs);
-  });
+  };
+  arm();
+  progress?.on('data', arm);
   // The work's rejection after the deadline has nobody left to handle it.
   work.catch(() => {});
   try {
     return await Promise.race([work, expired]);
   } finally {
+    progress?.off('data', arm);
     clearTimeout(timer);
   }
 }
@@ -34,28 +48,10 @@ export async function withinDeadline<T>(work: Promise<T>, deadlineMs: number, on
  * answering is still given up on after `deadlineMs` of silence, while a long answer that keeps
  * arriving (a chunk of rows over a slow link, in TCP slow start) is let finish.
  */
-export async function withinIdleDeadline<T>(
+export function withinIdleDeadline<T>(
   work: Promise<T>,
   deadlineMs: number,
   progress: EventEmitter | undefined,
 ): Promise<T> {
-  if (!progress) return withinDeadline(work, deadlineMs);
-  let timer: NodeJS.Timeout | undefined;
-  let expire: (error: Error) => void = () => {};
-  const expired = new Promise<never>((_, reject) => {
-    expire = reject;
-  });
-  const arm = () => {
-    clearTimeout(timer);
-    timer = setTimeout(() => expire(new StorageUnavailableError()), deadlineMs);
-  };
-  arm();
-  progress.on('data', arm);
-  work.catch(() => {});
-  try {
-    return await Promise.race([work, expired]);
-  } finally {
-    progress.off('data', arm);
-    clearTimeout(timer);
-  }
+  return withinDeadline(work, deadlineMs, undefined, progress);
 }
