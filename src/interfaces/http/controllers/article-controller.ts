@@ -66,14 +66,15 @@ export class ArticleController {
     headers: IfNoneMatchHeaders,
   ): Promise<WithHeaders | StreamedList | WrappedJsonBody | NotModified> {
     const filters = { after: query.after, tag: query.tag, category: query.category, q: query.q };
-    const wholeListQuery = JSON.stringify([filters.after, filters.tag, filters.category, filters.q]);
+    // The list cache's key, for whole lists only.
+    const wholeListQuery =
+      query.limit === undefined ? JSON.stringify([filters.after, filters.tag, filters.category, filters.q]) : '';
     const ifNoneMatch = headers['If-None-Match'];
     const needsVersion =
       ifNoneMatch !== undefined || (query.limit === undefined && this.listCache?.mayHold(wholeListQuery));
     const current = needsVersion ? await this.listVisibleArticles.version() : undefined;
-    if (current !== undefined && ifNoneMatchNames(ifNoneMatch, listEntityTagOf(current))) {
-      return new NotModified({ ETag: listEntityTagOf(current) });
-    }
+    const currentTag = versionTag(current);
+    if (ifNoneMatchNames(ifNoneMatch, currentTag.ETag)) return new NotModified(currentTag);
     return query.limit === undefined
       ? this.wholeList(filters, wholeListQuery, current)
       : this.page(filters, query.limit);
