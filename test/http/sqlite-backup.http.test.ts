@@ -1,24 +1,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { openSqliteDatabase } from '../../src/infrastructure/persistence/typeorm/sqlite-driver';
-import { type AcknowledgedCreate, CreatingClients } from '../support/load/acknowledged-creates';
-import { type ArticleAnswer, sameState, stateOf } from '../support/load/article-state';
-import { readStoredData } from '../support/load/durability-check';
-import { runScriptToExit, startService, stopService } from '../support/service-process';
-
-const CLIENTS = 20;
-/** Creates before the backup: enough that many commits are still in the WAL, not yet in the main file. */
-const WRITES_BEFORE_BACKUP_MS = 1_500;
-
-/** What `npm run backup` prints on success (the command runs dist/src/backup.js after building). */
-const DONE_LINE = /^backup (\S+) (\d+) pages (\d{4}-\d\d-\d\dT[\d:.]+Z)\n$/;
+import { runScriptToExit } from '../support/service-process';
 
 /**
- * `npm run backup -- --to FILE` as a process, beside the built service: an online backup under
- * writes holds every acknowledged create, and restores as the README says; what cannot be backed
- * up is refused in one line with exit 2 and nothing written.
+ * `npm run backup -- --to FILE` as a process (dist/src/backup.js, which the script runs after
+ * building): what cannot be backed up is refused in one line with exit 2 and nothing written, and
+ * a backup that fails leaves no file. Backups under writes: test/soak/sqlite-online-backup.soak.test.ts.
  */
 describe('npm run backup on the embedded SQLite', () => {
   let workDir: string;
@@ -28,59 +17,6 @@ describe('npm run backup on the embedded SQLite', () => {
   afterEach(() => {
     fs.rmSync(workDir, { recursive: true, force: true });
   });
-
-  it('backs up under 20 writing clients every create acknowledged before it began, and restores', async () => {
-    const env = { DATABASE_URL: `sqlite:${path.join(workDir, 'blog.sqlite')}` };
-    const backupFile = path.join(workDir, 'backup.sqlite');
-    const service = await startService(env, workDir);
-    const writers = new CreatingClients(service.baseUrl, CLIENTS).start();
-    let began = 0;
-    let ended = 0;
-    let result: Awaited<ReturnType<typeof runScriptToExit>>;
-    try {
-      await sleep(WRITES_BEFORE_BACKUP_MS);
-      began = performance.now();
-      result = await runScriptToExit(['backup.js', '--to', backupFile], env, workDir);
-      ended = performance.now();
-    } finally {
-      await writers.stop();
-      await stopService(service);
-    }
-    const before = writers.acknowledgedBefore(began);
-    const during = writers.acknowledgedBefore(ended).length - before.length;
-    console.log(
-      `backup under ${CLIENTS} clients: ${before.length} creates acknowledged before it, ${during} during its ` +
-        `${Math.round(ended - began)} ms, ${writers.acknowledged.length} in all; ${result.stdout.trim()}`,
-    );
-
-    expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
-    expect(result.stdout).toMatch(DONE_LINE);
-    expect(result.stdout.match(DONE_LINE)?.[1]).toBe(backupFile);
-    expect(writers.failures).toEqual([]);
-    expect(before.length).toBeGreaterThan(CLIENTS);
-    // The service went on writing while the backup ran: it was online, not a pause.
-    expect(during).toBeGreaterThan(0);
-    expect(fs.readdirSync(workDir).filter((name) => name.startsWith('backup.sqlite'))).toEqual(['backup.sqlite']);
-    expect(integrityOf(backupFile)).toEqual(['ok']);
-
-    // The README's restore: the backup copied over the database file (no -wal or -shm), then start.
-    const restoredFile = path.join(workDir, 'restored.sqlite');
-    fs.copyFileSync(backupFile, restoredFile);
-    const restored = await startService({ DATABASE_URL: `sqlite:${restoredFile}` }, workDir);
-    try {
-      const { articles } = await readStoredData(restored.baseUrl);
-      expect(missingOrChanged(before, articles)).toEqual([]);
-      // Nothing else: every stored article is a create that was sent, whole.
-      const sent = new Map(writers.acknowledged.map((create) => [create.state.content, create.state]));
-      const foreign = articles.filter((article) => {
-        const state = sent.get(article.content);
-        return !state || !sameState(state, stateOf(article));
-      });
-      expect(foreign).toEqual([]);
-    } finally {
-      await stopService(restored);
-    }
-  }, 60_000);
 
   describe('refuses with one line and exit 2, writing nothing', () => {
     let database: string;
@@ -147,26 +83,6 @@ describe('npm run backup on the embedded SQLite', () => {
     expect(fs.readdirSync(workDir)).toEqual(['blog.sqlite']);
   });
 });
-
-/** The acknowledged creates that the stored articles do not hold as sent. */
-function missingOrChanged(creates: readonly AcknowledgedCreate[], articles: readonly ArticleAnswer[]): string[] {
-  const byId = new Map(articles.map((article) => [article.id, article]));
-  return creates
-    .filter((create) => {
-      const article = byId.get(create.id);
-      return !article || !sameState(create.state, stateOf(article));
-    })
-    .map((create) => `${create.id}: ${create.state.content}`);
-}
-
-function integrityOf(file: string): string[] {
-  const db = openSqliteDatabase(file, { readonly: true, fileMustExist: true });
-  try {
-    return (db.pragma('integrity_check') as { integrity_check: string }[]).map((row) => row.integrity_check);
-  } finally {
-    db.close();
-  }
-}
 
 /** Each file of a folder with its size and last change, to see that nothing was written. */
 function listing(folder: string): string[] {

@@ -1,7 +1,7 @@
 import { jsonOf, RawHttpClient } from '../raw-http';
 import { type ArticleState, bodyFor } from './article-state';
 
-/** A create the service answered 201, and when (performance.now()) the answer came. */
+/** A create the service answered 201, and when (Date.now(): comparable with another process's clock) the answer came. */
 export interface AcknowledgedCreate {
   readonly id: number;
   readonly state: ArticleState;
@@ -32,8 +32,9 @@ export class CreatingClients {
     return this;
   }
 
-  /** The creates answered 201 before `moment` (a performance.now() value). */
+  /** The creates answered 201 before `moment` (Date.now() milliseconds). */
   acknowledgedBefore(moment: number): AcknowledgedCreate[] {
+    // Both are whole milliseconds, rounded down: an answer in an earlier millisecond came earlier.
     return this.acknowledged.filter((create) => create.acknowledgedAt < moment);
   }
 
@@ -55,7 +56,7 @@ export class CreatingClients {
       const exchange = await this.http.postJson('/article/create', bodyFor(state));
       const answer = jsonOf(exchange) as { data?: { id?: number } } | undefined;
       if (exchange.kind === 'answered' && exchange.status === 201 && typeof answer?.data?.id === 'number') {
-        this.acknowledged.push({ id: answer.data.id, state, acknowledgedAt: performance.now() });
+        this.acknowledged.push({ id: answer.data.id, state, acknowledgedAt: Date.now() });
       } else {
         this.failures.push(exchange.kind === 'answered' ? `${exchange.status} ${exchange.text}` : exchange.code);
       }
