@@ -46,7 +46,8 @@ export async function backUpSqliteFile(source: string, target: string): Promise<
     });
     syncFile(partial);
     fs.renameSync(partial, file);
-    syncFile(path.dirname(file));
+    // The new name on disk too; Windows cannot open a folder to sync it (and needs no such sync).
+    if (process.platform !== 'win32') syncFile(path.dirname(file));
     return { file, pages: totalPages, asOf };
   } catch (error) {
     for (const suffix of SIDE_FILES) fs.rmSync(`${partial}${suffix}`, { force: true });
