@@ -1,9 +1,10 @@
 import { parseArgs } from 'node:util';
+import { roll } from './roll';
 import { defaultStateDir, settingsFromEnv } from './settings';
 import { describeComponent, loadState } from './state';
 import { down, roleLines, status, switchover, up } from './topology';
 
-const USAGE = `Usage: npm run topology -- up | status | switchover | down
+const USAGE = `Usage: npm run topology -- up | status | switchover | roll | down
 
 up          starts etcd, three PostgreSQL 15 nodes under Patroni, the database HAProxy,
             PgBouncer, INSTANCES service instances and HAProxy on TOPOLOGY_PORT, prints
@@ -13,6 +14,9 @@ up          starts etcd, three PostgreSQL 15 nodes under Patroni, the database H
 status      prints the same lines for what is running
 switchover  hands the primary role to the synchronous standby (Patroni), returns once the new
             primary takes writes
+roll        replaces each service instance in turn with a fresh process of the current build:
+            out of HAProxy, its requests finished, stopped, started, ready, back in; prints
+            "rolled <server> <old pid> -> <new pid> in <ms> ms" per instance
 down        stops everything, removes the state directory and the nodes' network
 
 Environment: TOPOLOGY_DIR (default ${defaultStateDir()}), TOPOLOGY_PORT (8080), INSTANCES (2),
@@ -55,6 +59,17 @@ async function main(command: string | undefined): Promise<number> {
       const { from, to } = await switchover(state);
       console.log(`switched over from ${from} to ${to}`);
       for (const line of await roleLines(state)) console.log(line);
+      return 0;
+    }
+    case 'roll': {
+      const state = loadState(settings.stateDir);
+      if (!state) {
+        console.error(`no topology in ${settings.stateDir}`);
+        return 1;
+      }
+      await roll(state, ({ server, oldPid, newPid, ms }) =>
+        console.log(`rolled ${server} ${oldPid} -> ${newPid} in ${ms} ms`),
+      );
       return 0;
     }
     case 'down':
