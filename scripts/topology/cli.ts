@@ -101,7 +101,7 @@ async function main({ command, type, to }: Invocation): Promise<number> {
       console.log(`restored ${result.reached?.toISOString() ?? 'unknown'}`);
       const seconds = (ms: number | null) => (ms === null ? '?' : (ms / 1000).toFixed(1));
       console.log(
-        `restore files ${seconds(result.filesMs)} s, WAL replay to promotion ${seconds(result.replayMs)} s, total ${seconds(result.totalMs)} s`,
+        `restore files ${seconds(result.filesMs)} s, WAL replay ${seconds(result.redoMs)} s (files to promotion ${seconds(result.replayMs)} s), total ${seconds(result.totalMs)} s`,
       );
       return 0;
     }

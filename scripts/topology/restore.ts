@@ -28,7 +28,9 @@ export interface RestoreResult {
   readonly reached: Date | null;
   /** pgBackRest copying the backup's files (its own log's figure). */
   readonly filesMs: number | null;
-  /** From the files in place to the restored node promoted: PostgreSQL's start and WAL replay. */
+  /** PostgreSQL's redo of the archived WAL, fetching included (its `redo done … elapsed` line). */
+  readonly redoMs: number | null;
+  /** From the files in place to the restored node promoted: PostgreSQL's start, the redo, the promotion. */
   readonly replayMs: number | null;
   /** From the command to the service answering again. */
   readonly totalMs: number;
@@ -107,7 +109,7 @@ export async function restore(state: TopologyState, repoRoot: string, to: Date |
     `${first.node.name} to restore and promote itself`,
   );
   const promotedAt = Date.now();
-  const reached = lastReplayedCommit(first.launch.logFile, logOffset);
+  const { reached, redoMs } = replayOf(first.launch.logFile, logOffset);
   const files = lastRestoreFigures(state.postgresDir);
   // Back to initdb: the bootstrap section matters again only when etcd forgets the cluster.
   writePatroniConfig(paths, first.node, around, state.passwords);
@@ -128,6 +130,7 @@ export async function restore(state: TopologyState, repoRoot: string, to: Date |
   return {
     reached,
     filesMs: files?.durationMs ?? null,
+    redoMs,
     replayMs: files ? promotedAt - files.endedAt : null,
     totalMs: performance.now() - startedAt,
   };
@@ -149,16 +152,22 @@ function emptyDataDir(paths: PostgresPaths, node: DatabaseNode): void {
 }
 
 /**
- * The time of the last transaction the restore replayed, from PostgreSQL's own line in the
- * node's log (written after `fromOffset`): `last completed transaction was at log time <t>`.
- * (pg_last_xact_replay_timestamp() would say it too, but Patroni restarts PostgreSQL after a
- * custom bootstrap, which forgets it.)
+ * What the restored node's PostgreSQL says of its replay in its log (written after
+ * `fromOffset`): the time of the last transaction (`last completed transaction was at log time
+ * <t>`) and how long the redo took (`redo done at … elapsed: <s> s`).
+ * (pg_last_xact_replay_timestamp() would give the time too, but Patroni restarts PostgreSQL
+ * after a custom bootstrap, which forgets it.)
  */
-function lastReplayedCommit(logFile: string, fromOffset: number): Date | null {
+function replayOf(logFile: string, fromOffset: number): { reached: Date | null; redoMs: number | null } {
   const text = fs.readFileSync(logFile, 'utf8').slice(fromOffset);
-  const matches = [...text.matchAll(/last completed transaction was at log time (\S+) (\S+?)([+-]\d{2})(\d{2})?$/gm)];
-  const last = matches.at(-1);
-  return last ? new Date(`${last[1]}T${last[2]}${last[3]}:${last[4] ?? '00'}`) : null;
+  const last = [...text.matchAll(/last completed transaction was at log time (\S+) (\S+?)([+-]\d{2})(\d{2})?$/gm)].at(
+    -1,
+  );
+  const redo = [...text.matchAll(/redo done at .* elapsed: ([\d.]+) s$/gm)].at(-1);
+  return {
+    reached: last ? new Date(`${last[1]}T${last[2]}${last[3]}:${last[4] ?? '00'}`) : null,
+    redoMs: redo ? Number(redo[1]) * 1000 : null,
+  };
 }
 
 /**
