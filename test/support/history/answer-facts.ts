@@ -1,5 +1,5 @@
 import type { Exchange } from '../raw-http';
-import type { CreateFacts, ReadFacts, SeenArticle } from './operation-facts';
+import type { CreateFacts, ListedIds, ReadFacts, SeenArticle } from './operation-facts';
 
 /** An article in an answer, in the fields the history reads. */
 interface ArticleData {
@@ -34,8 +34,8 @@ export function articleReadFacts(id: number, exchange: Exchange, body: unknown):
 }
 
 /**
- * GET /article (visible articles in id order): the articles listed. Unfiltered, it also lists
- * every visible article after `after`, up to the end or, for a full page of `limit`, its last id.
+ * GET /article (visible articles in id order): the ids listed. Unfiltered, it also lists every
+ * visible article after `after`, up to the end or, for a full page of `limit`, its last id.
  */
 export function listReadFacts(
   exchange: Exchange,
@@ -44,11 +44,11 @@ export function listReadFacts(
 ): ReadFacts {
   const articles = dataOf(body);
   if (!isOk(exchange) || !Array.isArray(articles)) return { kind: 'read' };
-  const present = (articles as ArticleData[]).map(({ id, visible }) => ({ id, visible }));
-  if (page.filtered) return { kind: 'read', observed: { present, missing: [] } };
-  const full = page.limit !== undefined && present.length >= page.limit;
-  const upTo = full ? (present.at(-1)?.id ?? Number.POSITIVE_INFINITY) : Number.POSITIVE_INFINITY;
-  return { kind: 'read', observed: { present, missing: [], listsVisible: { after: page.after ?? 0, upTo } } };
+  const ids = (articles as ArticleData[]).map((article) => article.id);
+  const full = page.limit !== undefined && ids.length >= page.limit;
+  const upTo = full ? (ids.at(-1) ?? Number.POSITIVE_INFINITY) : Number.POSITIVE_INFINITY;
+  const listed: ListedIds = page.filtered ? { ids } : { ids, covers: { after: page.after ?? 0, upTo } };
+  return { kind: 'read', observed: { present: [], missing: [], listed } };
 }
 
 /** The version in an article's entity tag `"<id>-<version>"`. */

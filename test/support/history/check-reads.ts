@@ -44,9 +44,9 @@ export function checkReads(history: readonly RequestRecord[]): Anomaly[] {
         const existed = seen.get(id)?.existed;
         if (existed && !excused(id, 'delete')) report(id, `present (${existed})`, `missing (${label})`);
       }
-      const range = observed.listsVisible;
+      const range = observed.listed?.covers;
       if (range) {
-        const listed = new Set(observed.present.map((article) => article.id));
+        const listed = new Set(observed.listed?.ids);
         for (const [id, { visible }] of seen) {
           if (!visible || id <= range.after || id > range.upTo || listed.has(id)) continue;
           if (!excused(id, 'delete') && !excused(id, 'hide'))
@@ -60,15 +60,24 @@ export function checkReads(history: readonly RequestRecord[]): Anomaly[] {
 }
 
 function remember(seen: Map<number, Seen>, observed: Observation, label: string): void {
+  const stateOf = (id: number) => {
+    const state = seen.get(id) ?? {};
+    seen.set(id, state);
+    return state;
+  };
   for (const article of observed.present) {
-    const state = seen.get(article.id) ?? {};
+    const state = stateOf(article.id);
     if (article.version !== undefined && article.version > (state.version?.version ?? 0)) {
       state.version = { version: article.version, read: label };
     }
     state.existed = label;
     if (article.visible) state.visible = label;
     else delete state.visible;
-    seen.set(article.id, state);
+  }
+  for (const id of observed.listed?.ids ?? []) {
+    const state = stateOf(id);
+    state.existed = label;
+    state.visible = label;
   }
   for (const id of observed.missing) seen.delete(id);
 }

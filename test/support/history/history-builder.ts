@@ -1,6 +1,8 @@
 import type { RequestRecord } from '../load/request-log';
 import type { Observation, OperationFacts } from './operation-facts';
 
+const EVERY_ID = { after: 0, upTo: Number.POSITIVE_INFINITY };
+
 /** A status, or null for no answer (the request failed or timed out). */
 type Answer = number | null;
 
@@ -33,6 +35,12 @@ export class HistoryBuilder {
   /** A read answered 2xx showing `observed`. */
   read(client: string, observed: Partial<Observation>): this {
     return this.add(client, 'read', 200, { kind: 'read', observed: { present: [], missing: [], ...observed } });
+  }
+
+  /** A list answered 2xx showing these ids; by default it lists every visible article. */
+  list(client: string, ids: number[], covers: { after: number; upTo: number } | null = EVERY_ID): this {
+    const listed = covers === null ? { ids } : { ids, covers };
+    return this.add(client, 'list', 200, { kind: 'read', observed: { present: [], missing: [], listed } });
   }
 
   /** A read that got no answer: it shows nothing. */

@@ -37,13 +37,21 @@ export interface SeenArticle {
   visible: boolean;
 }
 
-/** What a read showed: articles present, ids that do not exist, and which range a list covered whole. */
+/** What a read showed: articles got by id, ids that do not exist, or a list's ids. */
 export interface Observation {
+  /** Articles a get by id showed, with their version and visibility. */
   present: SeenArticle[];
-  /** Ids the answer said do not exist (a get by id answering null data). */
+  /** Ids a get by id showed do not exist (null data). */
   missing: number[];
-  /** Every visible article with an id in (after, upTo] is in `present` (a whole list, or a page). */
-  listsVisible?: { after: number; upTo: number };
+  listed?: ListedIds;
+}
+
+/** A list's answer, as ids only (a whole list holds every article: thousands in a run). */
+export interface ListedIds {
+  /** The visible articles it showed. */
+  ids: number[];
+  /** Every visible article with an id in (after, upTo] is in `ids`; none for a filtered list (a search). */
+  covers?: { after: number; upTo: number };
 }
 
 /**

@@ -35,21 +35,22 @@ describe('answer facts', () => {
   });
 
   it('says a full page covers the ids up to its last one, a short page or the whole list every id after', () => {
-    expect(listReadFacts(...answered(200, listed(1, 2)), { limit: 2 }).observed?.listsVisible).toEqual({
+    expect(listReadFacts(...answered(200, listed(1, 2)), { limit: 2 }).observed?.listed?.covers).toEqual({
       after: 0,
       upTo: 2,
     });
-    expect(listReadFacts(...answered(200, listed(5)), { after: 4, limit: 2 }).observed?.listsVisible).toEqual({
+    expect(listReadFacts(...answered(200, listed(5)), { after: 4, limit: 2 }).observed?.listed?.covers).toEqual({
       after: 4,
       upTo: Number.POSITIVE_INFINITY,
     });
-    expect(listReadFacts(...answered(200, listed(1, 2))).observed?.listsVisible).toEqual({
+    expect(listReadFacts(...answered(200, listed(1, 2))).observed?.listed?.covers).toEqual({
       after: 0,
       upTo: Number.POSITIVE_INFINITY,
     });
     expect(listReadFacts(...answered(200, listed(3)), { filtered: true }).observed).toEqual({
-      present: [{ id: 3, visible: true }],
+      present: [],
       missing: [],
+      listed: { ids: [3] },
     });
     expect(listReadFacts(noAnswer, undefined)).toEqual({ kind: 'read' });
   });

@@ -2,7 +2,6 @@ import { checkHistory } from '../../support/history/check-history';
 import { HistoryBuilder, seen } from '../../support/history/history-builder';
 
 const article = (id: number, title: string | null) => ({ id, title });
-const everything = { after: 0, upTo: Number.POSITIVE_INFINITY };
 
 /** The topology tests trust this checker to see each anomaly, and to see none in a clean history. */
 describe('checkHistory: creates against the final read of the primary', () => {
@@ -128,7 +127,7 @@ describe('checkHistory: each client’s reads never go back in time', () => {
     const history = new HistoryBuilder()
       .read('r1', { missing: [1] })
       .read('r1', { present: [seen(1, 1)] })
-      .read('r1', { present: [seen(1)], listsVisible: everything })
+      .list('r1', [1])
       .read('r1', { present: [seen(1, 3)] })
       .failedRead('r1')
       .read('r1', { present: [seen(1, 3)] });
@@ -171,39 +170,36 @@ describe('checkHistory: each client’s reads never go back in time', () => {
   });
 
   it('reports an article listed (or read visible), then left out of a list that covers its id', () => {
-    const whole = new HistoryBuilder()
-      .read('r1', { present: [seen(1), seen(2)], listsVisible: everything })
-      .read('r1', { present: [seen(1)], listsVisible: everything });
+    const whole = new HistoryBuilder().list('r1', [1, 2]).list('r1', [1]);
     expect(checkHistory(whole.operations, [])).toEqual([
-      { kind: 'stale-read', client: 'r1', articleId: 2, earlier: 'visible (read #1)', later: 'not listed (read #2)' },
+      { kind: 'stale-read', client: 'r1', articleId: 2, earlier: 'visible (list #1)', later: 'not listed (list #2)' },
     ]);
-    const page = new HistoryBuilder()
-      .read('r1', { present: [seen(5, 2)] })
-      .read('r1', { present: [seen(4), seen(6)], listsVisible: { after: 3, upTo: 6 } });
+    const page = new HistoryBuilder().read('r1', { present: [seen(5, 2)] }).list('r1', [4, 6], { after: 3, upTo: 6 });
     expect(checkHistory(page.operations, [])).toEqual([expect.objectContaining({ kind: 'stale-read', articleId: 5 })]);
   });
 
-  it('accepts an article left out of a page that does not cover its id, or one it was never seen visible in', () => {
+  it('accepts an article left out of a page that does not cover its id, of a search, or never seen visible', () => {
     const history = new HistoryBuilder()
       .read('r1', { present: [seen(5), seen(9, 1, false)] })
-      .read('r1', { present: [seen(1), seen(2)], listsVisible: { after: 0, upTo: 2 } })
-      .read('r1', { present: [seen(6)], listsVisible: { after: 5, upTo: Number.POSITIVE_INFINITY } });
+      .list('r1', [1, 2], { after: 0, upTo: 2 })
+      .list('r1', [6], { after: 5, upTo: Number.POSITIVE_INFINITY })
+      .list('r1', [1], null);
     expect(checkHistory(history.operations, [])).toEqual([]);
   });
 
   it('accepts an article left out of a list once an update that may hide it was sent', () => {
     for (const visible of [false, undefined]) {
-      const history = new HistoryBuilder().read('r1', { present: [seen(1), seen(2)], listsVisible: everything });
+      const history = new HistoryBuilder().list('r1', [1, 2]);
       history.update('w1', 2, null, visible, [history.now + 1, history.now + 3]);
-      history.read('r1', { present: [seen(1)], listsVisible: everything });
+      history.list('r1', [1]);
       expect(checkHistory(history.operations, [])).toEqual([]);
     }
   });
 
   it('does not excuse a list by an update that keeps the article visible', () => {
-    const history = new HistoryBuilder().read('r1', { present: [seen(1), seen(2)], listsVisible: everything });
+    const history = new HistoryBuilder().list('r1', [1, 2]);
     history.update('w1', 2, 200, true, [history.now + 1, history.now + 3]);
-    history.read('r1', { present: [seen(1)], listsVisible: everything });
+    history.list('r1', [1]);
     expect(checkHistory(history.operations, [])).toEqual([
       expect.objectContaining({ kind: 'stale-read', articleId: 2 }),
     ]);
