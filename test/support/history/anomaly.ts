@@ -4,7 +4,7 @@
  */
 export type Anomaly =
   /** A create answered 2xx whose article the final read of the primary lacks (and no delete was sent). */
-  | { kind: 'lost-acknowledged-create'; articleId: number; title: string }
+  | { kind: 'lost-acknowledged-create'; articleId: number; title: string | null }
   /** An article in the final read that no create answered 2xx, sent without an answer, or answered 5xx could have made. */
   | { kind: 'phantom-article'; articleId: number; title: string | null }
   /** More than one article for one idempotency key: acknowledged ids and stored articles with its title. */

@@ -11,7 +11,12 @@ const isOk = (exchange: Exchange) => exchange.kind === 'answered' && exchange.st
 const dataOf = (body: unknown): unknown => (body as { data?: unknown } | undefined)?.data;
 
 /** A create: what it sent, and the id of a 2xx answer. `body` is the answer's parsed JSON. */
-export function createFacts(title: string, key: string | undefined, exchange: Exchange, body: unknown): CreateFacts {
+export function createFacts(
+  title: string | null,
+  key: string | undefined,
+  exchange: Exchange,
+  body: unknown,
+): CreateFacts {
   const id = (dataOf(body) as { id?: unknown } | undefined)?.id;
   return {
     kind: 'create',

@@ -33,7 +33,7 @@ export function checkCreates(history: readonly RequestRecord[], stored: readonly
     history.flatMap((r) => (r.facts?.kind === 'delete' && outcomeOf(r) !== 'failed' ? [r.facts.articleId] : [])),
   );
   const storedIds = new Set(stored.map((article) => article.id));
-  const acknowledged = new Map<number, { intention: Intention; title: string }>();
+  const acknowledged = new Map<number, { intention: Intention; title: string | null }>();
   for (const record of history) {
     const facts = record.facts;
     if (facts?.kind !== 'create' || facts.createdId === undefined || outcomeOf(record) !== 'ok') continue;
@@ -74,8 +74,9 @@ function intentionsOf(history: readonly RequestRecord[]) {
     const intention = intentionFor(intentions, facts, record);
     if (outcomeOf(record) !== 'failed') intention.possible = true;
     if (outcomeOf(record) === 'ok' && facts.createdId !== undefined) intention.ackedIds.add(facts.createdId);
-    const sameTitle = byTitle.get(facts.title) ?? [];
-    if (!sameTitle.includes(intention)) byTitle.set(facts.title, [...sameTitle, intention]);
+    // A create without a title is known by its acknowledged id only.
+    const sameTitle = facts.title === null ? [] : (byTitle.get(facts.title) ?? []);
+    if (facts.title !== null && !sameTitle.includes(intention)) byTitle.set(facts.title, [...sameTitle, intention]);
   }
   return { intentions, byTitle };
 }

@@ -9,7 +9,7 @@ export type OperationFacts = CreateFacts | ArticleWriteFacts | ReadFacts;
 export interface CreateFacts {
   kind: 'create';
   /** The title sent: how an article whose create got no answer is recognised in the final read. */
-  title: string;
+  title: string | null;
   /** The Idempotency-Key sent, if any: every attempt with one key is one article at most. */
   key?: string;
   /** The id of a 2xx answer. */
