@@ -12,6 +12,7 @@ import { down, isHealthy, leftoverProcesses, NODES, nodesOf, switchover, up } fr
 import { freePort } from '../support/free-port';
 import { type Anomaly, countAnomalies } from '../support/history/anomaly';
 import { checkHistory } from '../support/history/check-history';
+import { historyFigures } from '../support/history/history-figures';
 import { readPrimaryArticles } from '../support/history/primary-articles';
 import { FailoverLoad, type KeyedCreate } from '../support/load/failover-load';
 import { latencyOf, type RequestRecord } from '../support/load/request-log';
@@ -55,6 +56,8 @@ interface Figures {
   halfApplied: string[];
   /** The history checker's findings over every scenario's requests so far, against the primary now. */
   anomalies: Anomaly[];
+  /** This scenario's part of the history: how many clients, creates and reads it recorded. */
+  recorded: ReturnType<typeof historyFigures>;
   timeline: string;
 }
 
@@ -166,6 +169,7 @@ describe('topology failover', () => {
       notAllowed: records.filter((r) => !isOk(r) && !isAllowedError(r)),
       ...checkKeys(load.keys, stored),
       anomalies,
+      recorded: historyFigures(records),
       timeline,
     };
     figures.push(result);
@@ -189,6 +193,7 @@ describe('topology failover', () => {
     expect(result.duplicated).toEqual([]);
     expect(result.halfApplied).toEqual([]);
     expect(result.anomalies).toEqual([]);
+    expect(result.recorded.reads).toBeGreaterThan(100);
     expect(result.notAllowed.map(show)).toEqual([]);
     expect(result.slowestMs).toBeLessThan(ANSWER_BOUND_MS);
     expect(result.readsOkShare).toBeGreaterThanOrEqual(READS_OK_SHARE);
@@ -373,6 +378,7 @@ function summarize(result: Figures): string {
     `reads in the window ${result.readsInWindow}, ${(result.readsOkShare * 100).toFixed(2)} % 2xx; slowest answer ${result.slowestMs} ms;`,
     `keys ${result.keys}, acknowledged ${result.acked}, lost ${result.lost.length}, duplicated ${result.duplicated.length},`,
     `half-applied ${result.halfApplied.length}, other errors ${result.notAllowed.length};`,
-    `history anomalies ${JSON.stringify(countAnomalies(result.anomalies))}; timeline ${result.timeline}`,
+    `history ${JSON.stringify(result.recorded)}, anomalies ${JSON.stringify(countAnomalies(result.anomalies))};`,
+    `timeline ${result.timeline}`,
   ].join(' ');
 }

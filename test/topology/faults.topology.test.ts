@@ -12,6 +12,7 @@ import { down, leftoverProcesses, nodesOf, restartComponent, stopComponent, up }
 import { freePort } from '../support/free-port';
 import { countAnomalies } from '../support/history/anomaly';
 import { checkHistory } from '../support/history/check-history';
+import { historyFigures } from '../support/history/history-figures';
 import { readPrimaryArticles } from '../support/history/primary-articles';
 import { checkDurability, readStoredData } from '../support/load/durability-check';
 import { LoadGenerator } from '../support/load/load-generator';
@@ -160,6 +161,7 @@ describe('topology under faults', () => {
     const report = checkDurability(ledger, stored);
     // The whole history against every article the primary holds (any visibility, straight from PostgreSQL).
     const anomalies = checkHistory(records, await readPrimaryArticles(state.urls.primaryDirect));
+    const checked = historyFigures(records);
 
     const summary = faults.map((fault, index) => {
       const next = faults[index + 1]?.began ?? Number.POSITIVE_INFINITY;
@@ -182,7 +184,7 @@ describe('topology under faults', () => {
       [
         `seed ${seed}: ${records.length} requests, ${JSON.stringify(countByKind(records))}`,
         `writes acknowledged ${report.acknowledged}, found ${report.found}, unacknowledged applied ${report.unacknowledgedApplied}, absent ${report.unacknowledgedAbsent}`,
-        `history anomalies ${JSON.stringify(countAnomalies(anomalies))}`,
+        `history ${JSON.stringify(checked)}: anomalies ${JSON.stringify(countAnomalies(anomalies))}`,
         ...summary.map(
           (row) =>
             `${row.fault}: ${row.requests} requests, ${row.failures.length} not 2xx, last ending ${row.lastFailureAfterMs ?? '-'} ms after the fault\n  ${row.failures.join('\n  ')}`,
@@ -223,8 +225,9 @@ describe('topology under faults', () => {
     expect(report.halfApplied).toEqual([]);
     expect(report.rejectedButApplied).toEqual([]);
     expect(report.found).toBe(report.acknowledged);
-    // No lost or phantom article, no key twice, no client's read going back in time.
+    // No lost or phantom article, no key twice, no client's read going back in time; reads to show it.
     expect(anomalies).toEqual([]);
+    expect(checked.reads).toBeGreaterThan(100);
   }, 180_000);
 
   it('leaves no process behind after down', async () => {

@@ -1,5 +1,6 @@
 import { checkHistory } from '../../support/history/check-history';
 import { HistoryBuilder, seen } from '../../support/history/history-builder';
+import { historyFigures } from '../../support/history/history-figures';
 
 const article = (id: number, title: string | null) => ({ id, title });
 
@@ -211,5 +212,16 @@ describe('checkHistory: each client’s reads never go back in time', () => {
       .read('r1', { present: [seen(1, 2)] })
       .read('r1', { present: [seen(1, 2)] });
     expect(checkHistory(history.operations, [])).toHaveLength(1);
+  });
+});
+
+describe('historyFigures', () => {
+  it('counts the clients, creates, other writes and the reads that showed something', () => {
+    const history = new HistoryBuilder()
+      .create('w1', 'a', 201, { id: 1 })
+      .update('w1', 1, null)
+      .read('r1', { present: [seen(1)] })
+      .failedRead('r2');
+    expect(historyFigures(history.operations)).toEqual({ clients: 3, creates: 1, writes: 1, reads: 1 });
   });
 });
