@@ -1,6 +1,12 @@
 /** The token every write of the benchmark carries; both servers are started with it. */
 export const BENCH_TOKEN = 'bench-token';
 
+/**
+ * The service's environment in every measurement: `npm start`'s defaults (info logs, one line per
+ * request, included), plus the token that writes need. No setting the benchmark alone would use.
+ */
+export const SERVICE_ENV: Readonly<Record<string, string>> = { API_TOKEN: BENCH_TOKEN };
+
 export interface Wrapped<T> {
   statusCode: number;
   data: T;

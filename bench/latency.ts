@@ -16,7 +16,7 @@ import { POSTGRES_BIN } from '../scripts/topology/postgres';
 import { launch, stopGroup, waitUntil } from '../scripts/topology/processes';
 import type { BenchDatabase } from './databases';
 import { timedWholeList } from './full-list';
-import { BENCH_TOKEN } from './http-client';
+import { SERVICE_ENV } from './http-client';
 import { DIST, SERVICE } from './paths';
 import { startServer } from './processes';
 import { describeMachine, loadAverage } from './report';
@@ -50,7 +50,6 @@ interface ListFigures {
 
 /** bench/ in the checkout (delay-line.py is not compiled). */
 const BENCH_SOURCES = path.resolve(DIST, '..', 'bench');
-const SERVICE_ENV = { API_TOKEN: BENCH_TOKEN, LOG_LEVEL: 'warn', NODE_ENV: 'production' };
 const PG_PORT = 5432;
 /** Idle time before each timed list: several retransmission timeouts of a 500 ms link, well under POOL_IDLE_MS. */
 const IDLE_BEFORE_LIST_MS = 5_000;

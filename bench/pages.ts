@@ -3,7 +3,7 @@ import path from 'node:path';
 import { type ApiSeededDataset, seedThroughApi } from './api-seed';
 import { type BenchDatabase, openPostgres, openPostgresServer, openSqlite } from './databases';
 import { type FullListFigures, readFullList } from './full-list';
-import { BENCH_TOKEN } from './http-client';
+import { SERVICE_ENV } from './http-client';
 import { measure, type RunFigures } from './measure';
 import type { BenchOptions } from './options';
 import {
@@ -21,7 +21,6 @@ import { cleanUp, cleanups } from './run-main';
 import { type SeededDataset, seedAtSize } from './seed-at-size';
 
 const COMPARE = process.env.BENCH_COMPARE_MAIN ? path.resolve(process.env.BENCH_COMPARE_MAIN) : null;
-const SERVICE_ENV = { API_TOKEN: BENCH_TOKEN, LOG_LEVEL: 'warn', NODE_ENV: 'production' };
 const SIZES = { small: 1_000, large: 100_000 } as const;
 const FULL_LIST_READS = 3;
 

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { openPostgres, openSqlite } from './databases';
 import { prepareDataset } from './dataset';
-import { BENCH_TOKEN } from './http-client';
+import { SERVICE_ENV } from './http-client';
 import { measure } from './measure';
 import { RESULTS, SERVICE } from './paths';
 import { startServer } from './processes';
@@ -30,7 +30,7 @@ export async function profileScenario({ scenario: key, seconds, storage }: Profi
   const database = storage === 'sqlite' ? await openSqlite() : await openPostgres();
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'blog-api-profile-'));
   try {
-    const env = { API_TOKEN: BENCH_TOKEN, LOG_LEVEL: 'warn', DATABASE_URL: database.url };
+    const env = { ...SERVICE_ENV, DATABASE_URL: database.url };
     const main = SERVICE;
     // One process prepares the data; a second one, profiled, serves only the measured load.
     const preparer = await startServer('service', main, env);

@@ -2,7 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { type BenchDatabase, openPostgres, openSqlite } from './databases';
 import { DATASET, type PreparedDataset, prepareDataset } from './dataset';
-import { BENCH_TOKEN } from './http-client';
+import { BENCH_TOKEN, SERVICE_ENV as DEFAULT_SERVICE_ENV } from './http-client';
 import { measure, type RunSettings } from './measure';
 import type { BenchOptions } from './options';
 import { startOtlpSink } from './otlp-sink';
@@ -28,7 +28,7 @@ import { type Scenario, selectScenarios } from './scenarios';
 const RAW_FLOOR_MAIN = path.join(__dirname, 'baseline', 'server.js');
 const EXPRESS_FLOOR_MAIN = path.join(__dirname, 'baseline', 'express-floor.js');
 
-const SERVICE_ENV: Record<string, string> = { API_TOKEN: BENCH_TOKEN, LOG_LEVEL: 'warn', NODE_ENV: 'production' };
+const SERVICE_ENV: Record<string, string> = { ...DEFAULT_SERVICE_ENV };
 
 /**
  * `npm run bench -- http`: the service and its two floors (bare Express 5, raw node:http) on one

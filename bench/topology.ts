@@ -12,7 +12,7 @@ import { down, up } from '../scripts/topology/topology';
 import { freePort } from '../test/support/free-port';
 import { measureClosedLoop } from './closed-loop';
 import { type PreparedDataset, prepareDataset } from './dataset';
-import { BENCH_TOKEN } from './http-client';
+import { BENCH_TOKEN, SERVICE_ENV } from './http-client';
 import type { RunFigures, RunSettings } from './measure';
 import type { BenchOptions } from './options';
 import { BUILT_SERVICE } from './paths';
@@ -48,7 +48,7 @@ export async function runTopology(options: BenchOptions): Promise<void> {
     settingsFromEnv({ TOPOLOGY_DIR: stateDir, TOPOLOGY_PORT: String(await freePort()), API_TOKEN: BENCH_TOKEN }),
   );
   const instance = (label: string, env: Record<string, string>) =>
-    start(label, { API_TOKEN: BENCH_TOKEN, LOG_LEVEL: 'warn', NODE_ENV: 'production', WORKERS: '1', ...env });
+    start(label, { ...SERVICE_ENV, WORKERS: '1', ...env });
   const pgbPrimary = await instance('1 inst, PgBouncer, primary reads', {
     DATABASE_URL: state.urls.app,
     PG_PREPARED_STATEMENTS: 'false',

@@ -1,25 +1,48 @@
 import { parseArgs } from 'node:util';
+import { ArgumentError, backupTypeOf, restoreTargetOf } from './backup-arguments';
+import { backupLines, listBackups, takeBackup } from './backups';
+import { lastArchivedWal } from './pgbackrest';
+import { flushArchive, restore } from './restore';
+import { roll } from './roll';
 import { defaultStateDir, settingsFromEnv } from './settings';
-import { describeComponent, loadState } from './state';
+import { describeComponent, loadState, type TopologyState } from './state';
 import { down, roleLines, status, switchover, up } from './topology';
 
-const USAGE = `Usage: npm run topology -- up | status | switchover | down
+const USAGE = `Usage: npm run topology -- up | status | switchover | roll | backup [--type full|diff|incr]
+                           | restore --to <ISO 8601 time | latest> | down
 
 up          starts etcd, three PostgreSQL 15 nodes under Patroni, the database HAProxy,
             PgBouncer, INSTANCES service instances and HAProxy on TOPOLOGY_PORT, prints
             "<kind> <pid> <port>" per component ("patroni <pid> <rest_port> <pg_port>" per node,
             then "primary|replica <pid> <pg_port>" by current role) and LB_URL=..., and returns
             once HAProxy answers /ready with 200. On a running topology, starts what is missing.
-status      prints the same lines for what is running
+status      prints the same lines for what is running, then "backup <label> <type> <end>" per
+            backup in the repository and "wal <segment> archived <age> s ago" for the newest
+            archived WAL
 switchover  hands the primary role to the synchronous standby (Patroni), returns once the new
             primary takes writes
+roll        replaces each service instance in turn with a fresh process of the current build:
+            out of HAProxy, its requests finished, stopped, started, ready, back in; prints
+            "rolled <server> <old pid> -> <new pid> in <ms> ms" per instance
+backup      backs up the primary into the repository (full unless --type says), prints
+            "backup <label> <end time, ISO 8601>"
+restore     stops the instances and the nodes, restores the cluster through Patroni to --to (a
+            time after the end of the first backup and not in the future, or latest: the end
+            of the archived WAL), rebuilds the replicas, starts the instances; prints
+            "restored <time of the last transaction replayed>" once the service answers
 down        stops everything, removes the state directory and the nodes' network
 
 Environment: TOPOLOGY_DIR (default ${defaultStateDir()}), TOPOLOGY_PORT (8080), INSTANCES (2),
 PG_POOL_SIZE (10), API_TOKEN (passed to the instances when set), LOG_LEVEL (warn),
 TOPOLOGY_NETNS (1: each node in a network namespace of its own when root; 0: all on loopback).`;
 
-async function main(command: string | undefined): Promise<number> {
+interface Invocation {
+  readonly command: string | undefined;
+  readonly type?: string;
+  readonly to?: string;
+}
+
+async function main({ command, type, to }: Invocation): Promise<number> {
   const settings = settingsFromEnv(process.env);
   switch (command) {
     case 'up': {
@@ -44,6 +67,7 @@ async function main(command: string | undefined): Promise<number> {
       for (const line of await roleLines(found.state)) console.log(line);
       for (const component of found.stopped) console.error(`stopped: ${describeComponent(component)}`);
       console.log(`LB_URL=${found.state.lbUrl}`);
+      for (const line of backupLines(found.state)) console.log(line);
       return found.stopped.length === 0 ? 0 : 1;
     }
     case 'switchover': {
@@ -57,6 +81,42 @@ async function main(command: string | undefined): Promise<number> {
       for (const line of await roleLines(state)) console.log(line);
       return 0;
     }
+    case 'roll': {
+      const state = runningState(settings.stateDir);
+      if (!state) return 1;
+      await roll(state, ({ server, oldPid, newPid, ms }) =>
+        console.log(`rolled ${server} ${oldPid} -> ${newPid} in ${ms} ms`),
+      );
+      return 0;
+    }
+    case 'backup': {
+      const state = runningState(settings.stateDir);
+      if (!state) return 1;
+      const set = await takeBackup(state, backupTypeOf(type));
+      console.log(`backup ${set.label} ${set.endedAt.toISOString()}`);
+      return 0;
+    }
+    case 'restore': {
+      const state = runningState(settings.stateDir);
+      if (!state) return 1;
+      const target = restoreTargetOf(to, new Date(), listBackups(state)[0]?.endedAt);
+      // Everything committed up to now into the archive; with no primary, the archive ends where it ends.
+      if (!(await flushArchive(state)) && target !== 'latest') {
+        const end = lastArchivedWal(state.postgresDir)?.archivedAt;
+        if (!end || target > end) {
+          throw new ArgumentError(
+            `--to ${to}: after the end of the archive (${end?.toISOString() ?? 'none'}), and no primary to archive the rest; use latest`,
+          );
+        }
+      }
+      const result = await restore(state, settings.repoRoot, target);
+      console.log(`restored ${result.reached?.toISOString() ?? 'unknown'}`);
+      const seconds = (ms: number | null) => (ms === null ? '?' : (ms / 1000).toFixed(1));
+      console.log(
+        `restore files ${seconds(result.filesMs)} s, WAL replay ${seconds(result.redoMs)} s (files to promotion ${seconds(result.replayMs)} s), total ${seconds(result.totalMs)} s`,
+      );
+      return 0;
+    }
     case 'down':
       await down(settings.stateDir);
       return 0;
@@ -66,32 +126,54 @@ async function main(command: string | undefined): Promise<number> {
   }
 }
 
+/** The state of a topology that was brought up, or null (said on stderr). */
+function runningState(stateDir: string): TopologyState | null {
+  const state = loadState(stateDir);
+  if (!state) console.error(`no topology in ${stateDir}`);
+  return state;
+}
+
+/** Which command takes each flag: any other command given it is an error (exit 2). */
+const FLAG_OWNERS = { type: 'backup', to: 'restore' } as const;
+
 /**
  * The command, from the one positional argument; undefined (the usage, exit 0) for none or
- * --help. A flag other than --help, or a second argument, is an error of its own: exit 2.
+ * --help. A flag the command does not take, or a second argument, is an error of its own: exit 2.
  */
-function commandOf(argv: string[]): string | undefined {
+function invocationOf(argv: string[]): Invocation {
   const { values, positionals } = parseArgs({
     args: argv,
-    options: { help: { type: 'boolean' } },
+    options: { help: { type: 'boolean' }, type: { type: 'string' }, to: { type: 'string' } },
     strict: true,
     allowPositionals: true,
   });
-  if (values.help) return undefined;
+  if (values.help) return { command: undefined };
   if (positionals.length > 1) throw new TypeError(`unexpected argument ${positionals[1]}`);
-  return positionals[0];
+  const command = positionals[0];
+  for (const [flag, owner] of Object.entries(FLAG_OWNERS)) {
+    if (values[flag as keyof typeof FLAG_OWNERS] !== undefined && command !== owner) {
+      throw new TypeError(`--${flag} applies to ${owner} only`);
+    }
+  }
+  return { command, type: values.type, to: values.to };
 }
 
 async function run(argv: string[]): Promise<number> {
-  let command: string | undefined;
+  let invocation: Invocation;
   try {
-    command = commandOf(argv);
+    invocation = invocationOf(argv);
   } catch (error) {
-    // parseArgs' first sentence names the argument; its second gives advice the usage gives better.
-    console.error(`topology: ${(error as Error).message.split('. ')[0]}\n\n${USAGE}`);
+    // One line: parseArgs' first sentence names the argument; its second gives advice --help gives better.
+    console.error(`topology: ${(error as Error).message.split('. ')[0]} (--help lists the commands and flags)`);
     return 2;
   }
-  return main(command);
+  try {
+    return await main(invocation);
+  } catch (error) {
+    if (!(error instanceof ArgumentError)) throw error;
+    console.error(`topology: ${error.message}`);
+    return 2;
+  }
 }
 
 run(process.argv.slice(2)).then(

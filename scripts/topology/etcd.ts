@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Component } from './state';
@@ -40,4 +41,15 @@ export function etcdComponent(
     },
     ready: { type: 'http', url: `http://127.0.0.1:${ports.client}/health` },
   };
+}
+
+/**
+ * Deletes the cluster's keys (Patroni's namespace and scope, deploy/patroni/patroni.yml): the
+ * next node to start finds no cluster and bootstraps one, as a restore needs.
+ */
+export function forgetCluster(etcdPort: number): void {
+  execFileSync('etcdctl', [`--endpoints=http://127.0.0.1:${etcdPort}`, 'del', '--prefix', '/blog-topology/blog/'], {
+    env: { PATH: process.env.PATH ?? '', ETCDCTL_API: '3' },
+    stdio: 'pipe',
+  });
 }

@@ -85,6 +85,26 @@ export async function requestsInFlight(stateDir: string, server: string): Promis
   return Number(row?.[columns.indexOf('scur')] ?? 0);
 }
 
+/** The front HAProxy's servers of the instances, by the port each one reaches: `show servers state`. */
+export async function instanceServersByPort(stateDir: string): Promise<Map<number, string>> {
+  // Line 1 is the format's version, line 2 the column names; then one line per server.
+  const [, header = '', ...rows] = (await haproxyCommand(stateDir, 'show servers state instances')).trim().split('\n');
+  const columns = header.replace(/^# /, '').split(' ');
+  const servers = new Map<number, string>();
+  for (const cells of rows.map((line) => line.split(' '))) {
+    servers.set(Number(cells[columns.indexOf('srv_port')]), cells[columns.indexOf('srv_name')] ?? '');
+  }
+  return servers;
+}
+
+/** A server's status in the front HAProxy's instances backend: `UP`, `MAINT`, `DOWN 1/2`, ... */
+export async function instanceServerStatus(stateDir: string, server: string): Promise<string> {
+  const [header, ...rows] = (await haproxyCommand(stateDir, 'show stat')).trim().split('\n');
+  const columns = (header ?? '').replace(/^# /, '').split(',');
+  const row = rows.map((line) => line.split(',')).find((cells) => cells[0] === 'instances' && cells[1] === server);
+  return row?.[columns.indexOf('status')] ?? '';
+}
+
 /**
  * The database HAProxy (deploy/haproxy/haproxy-db.cfg): `primary` reaches the node whose Patroni
  * answers /primary, `replicas` those answering /replica; PgBouncer's two entries point at them.

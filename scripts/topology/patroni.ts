@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { writePgBackRestConfig } from './pgbackrest';
 import { type Passwords, POSTGRES_BIN, type PostgresPaths } from './postgres';
 import type { Component, DatabaseNode } from './state';
 import { renderTemplate } from './templates';
@@ -12,18 +13,20 @@ export interface NodeSurroundings {
 }
 
 /**
- * One node's Patroni: its config (deploy/patroni/patroni.yml) in the postgres user's folder, run
- * as the postgres user, inside the node's namespace when it has one. Patroni starts, promotes,
- * demotes and rewinds the node's PostgreSQL itself; SIGTERM stops both (a fast shutdown).
+ * How a node bootstraps a cluster that etcd does not know: initdb (a new cluster), or a restore
+ * from the pgBackRest repository, to a time or (no `to`) to the end of the archived WAL.
  */
-export function patroniComponent(
+export type Bootstrap = { readonly method: 'initdb' } | { readonly method: 'pgbackrest'; readonly to?: Date };
+
+/** Writes the node's Patroni config (deploy/patroni/patroni.yml) in the postgres user's folder; answers its path. */
+export function writePatroniConfig(
   paths: PostgresPaths,
   node: DatabaseNode,
   around: NodeSurroundings,
   passwords: Passwords,
-): Omit<Component, 'pid'> {
+  bootstrap: Bootstrap = { method: 'initdb' },
+): string {
   const config = path.join(paths.postgresDir, `${node.name}.yml`);
-  const pgpass = path.join(paths.postgresDir, `${node.name}.pgpass`);
   fs.writeFileSync(
     config,
     renderTemplate(paths.repoRoot, 'patroni/patroni.yml', {
@@ -35,17 +38,50 @@ export function patroniComponent(
       ETCD_PORT: around.etcdPort,
       DATA_DIR: node.dataDir,
       BIN_DIR: POSTGRES_BIN,
-      PGPASS_FILE: pgpass,
+      PGPASS_FILE: path.join(paths.postgresDir, `${node.name}.pgpass`),
       SUPERUSER_PASSWORD: passwords.superuser,
       REPLICATOR_PASSWORD: passwords.replicator,
       SOCKET_DIR: paths.postgresDir,
       CLIENTS: around.clients,
+      BOOTSTRAP_METHOD: bootstrap.method,
+      RESTORE_TARGET: bootstrap.method === 'pgbackrest' ? restoreTargetOptions(bootstrap.to) : '',
     }),
     { mode: 0o600 },
   );
   if (paths.runAs) fs.chownSync(config, paths.runAs.uid, paths.runAs.gid);
+  return config;
+}
+
+/**
+ * pgBackRest's restore options for a target time (PostgreSQL's own timestamp syntax, which
+ * pgBackRest also reads to pick the backup), promoting once there; none for the end of the archive.
+ */
+function restoreTargetOptions(to: Date | undefined): string {
+  if (!to) return '--type=default';
+  const postgresTime = `${to.toISOString().replace('T', ' ').replace('Z', '')}+00`;
+  return `--type=time "--target=${postgresTime}" --target-action=promote`;
+}
+
+/**
+ * One node's Patroni: its config (deploy/patroni/patroni.yml) in the postgres user's folder, run
+ * as the postgres user, inside the node's namespace when it has one. Patroni starts, promotes,
+ * demotes and rewinds the node's PostgreSQL itself; SIGTERM stops both (a fast shutdown). Its
+ * environment names the node's pgBackRest config, for the archive and restore commands it runs.
+ */
+export function patroniComponent(
+  paths: PostgresPaths,
+  node: DatabaseNode,
+  around: NodeSurroundings,
+  passwords: Passwords,
+): Omit<Component, 'pid'> {
+  const config = writePatroniConfig(paths, node, around, passwords);
   const patroni = ['patroni', config];
-  const env = { PATH: process.env.PATH ?? '', LC_ALL: 'C', HOME: paths.postgresDir };
+  const env = {
+    PATH: process.env.PATH ?? '',
+    LC_ALL: 'C',
+    HOME: paths.postgresDir,
+    PGBACKREST_CONFIG: writePgBackRestConfig(paths, node),
+  };
   const launch = node.namespace
     ? {
         // `ip netns exec` and setpriv both exec: the pid is Patroni's own.

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { NodeNetwork } from './network';
+import type { Passwords } from './postgres';
 import type { LaunchSpec } from './processes';
 
 export type ComponentKind = 'etcd' | 'patroni' | 'haproxy-db' | 'pgbouncer' | 'instance' | 'haproxy';
@@ -57,9 +58,15 @@ export interface TopologyState {
     /** The postgres superuser, through the database HAProxy to the primary. */
     readonly superuser: string;
   };
+  /** The roles' passwords made at `up`: a restore writes the nodes' Patroni configs again with them. */
+  readonly passwords: Passwords;
   /** In start order; `down` stops them in reverse. */
   readonly components: Component[];
 }
+
+/** The Patroni-run nodes of a topology. */
+export const nodesOf = (state: TopologyState): DatabaseNode[] =>
+  state.components.flatMap((component) => (component.node ? [component.node] : []));
 
 const stateFile = (stateDir: string) => path.join(stateDir, 'state.json');
 

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { freeStablePort } from '../../test/support/free-port';
+import { createStanzaAndFirstBackup } from './backups';
 import { etcdComponent } from './etcd';
 import { dbServerStates, haproxyComponent, haproxyDbComponent } from './haproxy';
 import { instanceComponent, instanceEnv } from './instances';
@@ -20,10 +21,12 @@ import {
   answers,
   type ClusterMember,
   clusterMembers,
+  type NodeSurroundings,
   patroniComponent,
   postmasterPid,
   requestSwitchover,
 } from './patroni';
+import { createRepository } from './pgbackrest';
 import { pgBouncerComponent } from './pgbouncer';
 import { type Passwords, type PostgresPaths, setUpPrimary } from './postgres';
 import {
@@ -43,6 +46,7 @@ import {
   type ComponentKind,
   type DatabaseNode,
   loadState,
+  nodesOf,
   saveState,
   type TopologyState,
 } from './state';
@@ -100,9 +104,11 @@ export async function up(settings: TopologySettings): Promise<TopologyState> {
       replicaDirect: url('blog', passwords.app, ports.dbReplica, 'blog'),
       superuser: url('postgres', passwords.superuser, ports.dbPrimary, 'postgres'),
     },
+    passwords,
     components: [],
   };
   saveState(state);
+  createRepository(paths);
 
   try {
     const network = settings.nodeNetwork && networkUnavailableReason() === null ? createNetwork(NODES) : undefined;
@@ -132,11 +138,7 @@ export async function up(settings: TopologySettings): Promise<TopologyState> {
         ...(network && { namespace: nodeNamespace(network, number) }),
       });
     }
-    const around = {
-      etcdHost: network ? hostAddress(network) : '127.0.0.1',
-      etcdPort: ports.etcd,
-      clients: network ? `${network.subnet}.0/24` : '127.0.0.1/32',
-    };
+    const around = surroundingsOf(state);
     // All three at once: one wins the initialise key in etcd and runs initdb, the others wait
     // for it and clone it (pg_basebackup). Strict synchronous mode takes no write before a
     // standby streams, so `up` waits for the synchronous standby before setting up the roles.
@@ -183,6 +185,8 @@ export async function up(settings: TopologySettings): Promise<TopologyState> {
       env: instanceEnv(settings, databases),
       stdio: 'pipe',
     });
+    // The stanza, and a first full backup to restore from, once the schema is in.
+    await createStanzaAndFirstBackup(state);
     await Promise.all(
       ports.instances.map((port, index) =>
         start(state, instanceComponent(settings, databases, port, index + 1, logDir)),
@@ -197,6 +201,25 @@ export async function up(settings: TopologySettings): Promise<TopologyState> {
     await down(settings.stateDir);
     throw error;
   }
+}
+
+/** Where every node's Patroni finds etcd, and the network its PostgreSQL lets in. */
+export function surroundingsOf(state: TopologyState): NodeSurroundings {
+  return {
+    etcdHost: state.network ? hostAddress(state.network) : '127.0.0.1',
+    etcdPort: state.etcdPort,
+    clients: state.network ? `${state.network.subnet}.0/24` : '127.0.0.1/32',
+  };
+}
+
+/** The folders and the user of the nodes' PostgreSQL (the same as at `up`). */
+export function postgresPathsOf(state: TopologyState, repoRoot: string): PostgresPaths {
+  return {
+    repoRoot,
+    postgresDir: state.postgresDir,
+    logDir: path.join(state.stateDir, 'logs'),
+    runAs: postgresUserIfRoot(),
+  };
 }
 
 /** Three nodes: with two, strict synchronous mode stops every write as soon as one is lost. */
@@ -242,9 +265,7 @@ export async function dbRoutesSettled(stateDir: string, nodes: number): Promise<
   return up(primary) === 1 && down(primary) === nodes - 1 && up(replicas) === nodes - 1 && down(replicas) === 1;
 }
 
-/** The Patroni-run nodes of a topology. */
-export const nodesOf = (state: TopologyState): DatabaseNode[] =>
-  state.components.flatMap((component) => (component.node ? [component.node] : []));
+export { nodesOf };
 
 /** `primary <pid> <pg_port>` or `replica <pid> <pg_port>` for each node whose postmaster runs, by its current role. */
 export async function roleLines(state: TopologyState): Promise<string[]> {
@@ -418,6 +439,7 @@ function ensureDebianPackages(repoRoot: string): void {
       'etcd=etcd-server',
       'etcdctl=etcd-client',
       'iptables=iptables',
+      'pgbackrest=pgbackrest',
     ],
     { stdio: ['ignore', 'inherit', 'inherit'] },
   );

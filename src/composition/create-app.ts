@@ -10,6 +10,7 @@ import { HealthController } from '../interfaces/http/controllers/health-controll
 import { SeedController } from '../interfaces/http/controllers/seed-controller';
 import { TermController } from '../interfaces/http/controllers/term-controller';
 import { UserController } from '../interfaces/user-demo/user-controller';
+import { heapGrowth } from '../process/heap-growth';
 import { TOKENS } from './tokens';
 
 /** The Express app with its controllers resolved from the container; it does not listen. */
@@ -26,6 +27,7 @@ export function createApp(container: Container): Express {
     seedEnabled: config.seedEnabled,
     isShuttingDown: () => lifecycle.isShuttingDown,
     metricRegistries: container.get<Registry[]>(TOKENS.StorageMetrics),
+    aroundStreamedList: (write) => heapGrowth.whileStreaming(write),
   });
 }
 

@@ -3,6 +3,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { Pool } from 'pg';
+import { MIGRATION_LOCK_KEY } from '../../src/infrastructure/persistence/typeorm/data-source';
+import { startPgBouncer } from '../support/pgbouncer';
 import { PostgresTestServer } from '../support/postgres-server';
 import { PostgresSessions } from '../support/postgres-sessions';
 import { jsonOf, RawHttpClient } from '../support/raw-http';
@@ -155,6 +158,64 @@ describe('four instances starting at once on an empty database', () => {
       expect(applied.filter((row) => Number(row.times) !== 1)).toEqual([]);
     } finally {
       await Promise.all(services.map(stop));
+    }
+  });
+});
+
+/**
+ * Through PgBouncer in transaction mode (the topology's config, which hands out server
+ * connections in turn), a session's statements land on different server connections. The
+ * migration lock used to be a session lock: taken on one server connection, released on
+ * another (a no-op), so it stayed held by PgBouncer's pooled connection for good, and the next
+ * service started straight on the database (the topology's own checks, an operator's
+ * `npm run migrate`) waited for it forever. A rolling deploy of the topology showed it.
+ */
+describe('instances starting through PgBouncer in transaction mode', () => {
+  let database: TestDatabase;
+  let workDir: string;
+  beforeAll(async () => {
+    database = await createPostgresDatabase();
+    workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'blog-api-pgbouncer-boot-'));
+  });
+  afterAll(async () => {
+    await database?.drop();
+    fs.rmSync(workDir, { recursive: true, force: true });
+  });
+
+  it('leave no migration lock behind: a service started straight on the database comes up', async () => {
+    const pgbouncer = await startPgBouncer(database.url);
+    const through = { DATABASE_URL: pgbouncer.url, PG_PREPARED_STATEMENTS: 'false' };
+    const services: RunningService[] = [];
+    // Other clients' traffic through PgBouncer, as the instances already serving send it: it
+    // takes and gives back server connections between a starting instance's statements.
+    const traffic = new Pool({ connectionString: pgbouncer.url, max: 4 });
+    let stopped = false;
+    const clients = Array.from({ length: 4 }, async () => {
+      while (!stopped) await traffic.query('SELECT pg_sleep(0.002)');
+    });
+    try {
+      // One after another, as a rolling deploy starts them; each migrates (nothing pending).
+      for (let instance = 0; instance < 3; instance++) {
+        const service = await startService(through, workDir);
+        services.push(service);
+        await expectServing(service);
+      }
+      const sessions = await PostgresSessions.open(database.url);
+      const held = await sessions.query<{ pid: number }>(
+        "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND classid = 0 AND objid = $1",
+        [MIGRATION_LOCK_KEY],
+      );
+      await sessions.close();
+      expect(held).toEqual([]);
+      const direct = await startService({ DATABASE_URL: database.url }, workDir);
+      services.push(direct);
+      await expectServing(direct);
+    } finally {
+      stopped = true;
+      await Promise.all(clients);
+      await traffic.end();
+      await Promise.all(services.map(stop));
+      await pgbouncer.stop();
     }
   });
 });

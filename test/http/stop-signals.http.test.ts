@@ -39,7 +39,7 @@ describe('SIGTERM while the server processes are still starting', () => {
   const sessionsWaitingForTheLock = async () => {
     const { rows } = await lockHolder.query<{ waiting: number }>(
       `SELECT count(*)::int AS waiting FROM pg_stat_activity
-        WHERE datname = current_database() AND pid <> pg_backend_pid() AND query LIKE 'SELECT pg_try_advisory_lock%'`,
+        WHERE datname = current_database() AND pid <> pg_backend_pid() AND query LIKE 'SELECT pg_try_advisory_xact_lock%'`,
     );
     return rows[0]?.waiting ?? 0;
   };

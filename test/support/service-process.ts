@@ -91,17 +91,19 @@ export function runServiceToExit(env: Record<string, string>, cwd: string) {
 }
 
 /**
- * Runs a built entry point of dist/src (main.js, migrate.js) to its end; `onStderr` sees its
- * stderr as it comes, `nodeArgs` go to node before the script.
+ * Runs a built entry point of dist/src (main.js, migrate.js, or backup.js with its arguments:
+ * `['backup.js', '--to', file]`) to its end; `onStderr` sees its stderr as it comes, `nodeArgs`
+ * go to node before the script.
  */
 export function runScriptToExit(
-  script: string,
+  script: string | readonly [string, ...string[]],
   env: Record<string, string>,
   cwd: string,
   onStderr: (text: string) => void = () => {},
   nodeArgs: readonly string[] = [],
 ) {
-  const child = spawn(process.execPath, [...nodeArgs, path.join(BUILT, script)], {
+  const [file, ...args] = typeof script === 'string' ? [script] : script;
+  const child = spawn(process.execPath, [...nodeArgs, path.join(BUILT, file), ...args], {
     cwd,
     env: { PATH: process.env.PATH ?? '', ...env },
   });

@@ -14,7 +14,7 @@ import { corsFor, rateLimitPerMinute, securityHeaders } from './middleware/secur
 import { docsRouter } from './openapi/docs-router';
 import { buildOpenApiDocument } from './openapi/openapi-document';
 import { routeNotFound } from './request-errors';
-import { routeRouter } from './route-router';
+import { routeRouter, type StreamedListWrapper } from './route-router';
 import { apiRouteTable, type HttpControllers, probeRouteTable } from './routes';
 
 export interface HttpAppOptions {
@@ -29,6 +29,8 @@ export interface HttpAppOptions {
   isShuttingDown: () => boolean;
   /** Metrics of other layers served on /metrics beside the HTTP ones (the storage's replica reads). */
   metricRegistries?: readonly Registry[];
+  /** Runs around each streamed list's writing: the process's heap growth policy. */
+  aroundStreamedList?: StreamedListWrapper;
 }
 
 export interface HttpAppControllers extends HttpControllers {
@@ -45,7 +47,11 @@ export function createHttpApp(controllers: HttpAppControllers, options: HttpAppO
   const probes = probeRouteTable(controllers);
   const document = openApiDocumentOf(controllers, options);
   const metrics = httpMetrics(options.metricRegistries ?? []);
-  const routeOptions = { apiToken: options.apiToken, bodyLimitBytes: options.bodyLimitBytes };
+  const routeOptions = {
+    apiToken: options.apiToken,
+    bodyLimitBytes: options.bodyLimitBytes,
+    aroundStreamedList: options.aroundStreamedList,
+  };
 
   const app = express();
   matchPathsExactly(app);

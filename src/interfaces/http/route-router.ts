@@ -13,7 +13,14 @@ import { parseInput } from './validation/article-schemas';
 export interface RouteRouterOptions {
   apiToken: string | null;
   bodyLimitBytes: number;
+  /** Runs around the writing of each streamed list (the process's memory policy); none: it just runs. */
+  aroundStreamedList?: StreamedListWrapper;
 }
+
+/** Runs a streamed list's writing, with whatever the process does meanwhile. */
+export type StreamedListWrapper = (write: () => Promise<void>) => Promise<void>;
+
+const justWrite: StreamedListWrapper = (write) => write();
 
 /**
  * Serves a route table, each path matched exactly: token, then body, then schemas (path, query,
@@ -23,6 +30,7 @@ export interface RouteRouterOptions {
  */
 export function routeRouter(routes: readonly RouteDefinition[], options: RouteRouterOptions): Router {
   const router = exactRouter();
+  const aroundStreamedList = options.aroundStreamedList ?? justWrite;
   const notFound: RequestHandler = (request, _response, next) => next(routeNotFound(request.method, request.path));
   for (const route of routes) {
     const guards: RequestHandler[] = [];
@@ -36,7 +44,7 @@ export function routeRouter(routes: readonly RouteDefinition[], options: RouteRo
       const body = route.body ? parseInput(route.body, request.body) : undefined;
       const answer = await route.handle({ body, params, query, headers });
       if (answer instanceof StreamedList)
-        return writeStreamedList(response, route.status, answer.batches, answer.headers);
+        return aroundStreamedList(() => writeStreamedList(response, route.status, answer.batches, answer.headers));
       if (answer instanceof NotModified) return response.set(answer.headers).status(304).end();
       if (answer instanceof WrappedJsonBody)
         return response.set(answer.headers).status(route.status).type('json').send(answer.body);

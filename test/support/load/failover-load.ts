@@ -8,6 +8,12 @@ import type { RequestRecord } from './request-log';
 /** One idempotency key: one article the client wants, however many attempts it takes. */
 export interface KeyedCreate {
   readonly key: string;
+  /** The body every attempt sends (a replay of the key must send it again). */
+  readonly body: unknown;
+  /** Wall-clock time (Date.now()) of the first attempt: a write invoked after a restore target must be absent. */
+  invokedAt: number | null;
+  /** Wall-clock time of the 2xx answer: a write acknowledged before a restore target must be back. */
+  ackedAt: number | null;
   attempts: number;
   /** The id of the 2xx answer, once one came. */
   ackedId: number | null;
@@ -70,8 +76,6 @@ export class FailoverLoad {
     const client = `${this.options.runId}/w${writer}`;
     for (let sequence = 0; !this.stopping; sequence++) {
       const key = `${this.options.runId}-w${writer}-${sequence}`;
-      const created: KeyedCreate = { key, attempts: 0, ackedId: null, rejected: null };
-      this.keys.push(created);
       const title = `fo ${key}`;
       const body = bodyFor({
         title,
@@ -80,9 +84,20 @@ export class FailoverLoad {
         tags: [`t-${key}`, `shared-${sequence % 4}`],
         categories: [`cat-${sequence % 3}`],
       });
+      const created: KeyedCreate = {
+        key,
+        body,
+        invokedAt: null,
+        ackedAt: null,
+        attempts: 0,
+        ackedId: null,
+        rejected: null,
+      };
+      this.keys.push(created);
       // The same key and body until an answer settles it; a stop leaves the last key unsettled.
       while (!this.stopping && created.ackedId === null && created.rejected === null) {
         const startedAt = performance.now();
+        created.invokedAt ??= Date.now();
         created.attempts++;
         const { exchange, facts } = await this.timed(
           client,
@@ -97,6 +112,7 @@ export class FailoverLoad {
           (exchange, answer) => createFacts(title, key, exchange, answer),
         );
         if (facts.createdId !== undefined) {
+          created.ackedAt = Date.now();
           created.ackedId = facts.createdId;
           this.acked.push(created.ackedId);
         } else if (exchange.kind === 'answered' && exchange.status >= 400 && exchange.status < 500) {

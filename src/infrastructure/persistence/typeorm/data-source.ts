@@ -138,11 +138,14 @@ export const MIGRATION_LOCK_KEY = 0x626c6f67;
 const MIGRATION_LOCK_POLL_MS = 100;
 
 /**
- * Applies the pending migrations, each in its own transaction. On PostgreSQL they run on one
- * session that first takes an advisory lock: instances starting together on an empty database
- * would otherwise race to create the same tables, and all but one fail. The others wait for the
- * lock, then find nothing pending. Without a statement timeout on that session: a migration
- * may take longer than a request may (an index on a large table).
+ * Applies the pending migrations. On PostgreSQL they run in one transaction that first takes a
+ * transaction-scoped advisory lock: instances starting together on an empty database would
+ * otherwise race to create the same tables, and all but one fail. The others wait for the lock,
+ * then find nothing pending. The lock is the transaction's, not the session's, because behind
+ * PgBouncer in transaction mode only a transaction keeps one server connection: a session lock
+ * taken by one statement stayed on a server connection the unlock never reached, and every
+ * later start straight on the database then waited for it forever. Without a statement timeout
+ * in that transaction: a migration may take longer than a request may (an index on a large table).
  */
 export async function migrateUnderLock(dataSource: DataSource): Promise<void> {
   if (dataSource.options.type !== 'postgres') {
@@ -152,19 +155,21 @@ export async function migrateUnderLock(dataSource: DataSource): Promise<void> {
   const runner = dataSource.createQueryRunner('master');
   try {
     await runner.connect();
+    await runner.startTransaction();
     // Polled rather than waited for, so that each statement stays short while another instance migrates.
-    while (!(await runner.query('SELECT pg_try_advisory_lock($1) AS locked', [MIGRATION_LOCK_KEY]))[0].locked) {
+    while (!(await runner.query('SELECT pg_try_advisory_xact_lock($1) AS locked', [MIGRATION_LOCK_KEY]))[0].locked) {
       await sleep(MIGRATION_LOCK_POLL_MS);
     }
-    await runner.query('SET statement_timeout = 0');
+    await runner.query('SET LOCAL statement_timeout = 0');
     const executor = new MigrationExecutor(dataSource, runner);
-    executor.transaction = 'each';
+    executor.transaction = 'none';
     await executor.executePendingMigrations();
-    await runner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
-    await runner.query('RESET statement_timeout');
+    // The commit ends the lock with the transaction.
+    await runner.commitTransaction();
+  } catch (error) {
+    if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => {});
+    throw error;
   } finally {
-    // After a failure the session may still hold the lock: every caller destroys the data
-    // source then, which ends the session, and the server frees the lock with it.
     await runner.release();
   }
 }

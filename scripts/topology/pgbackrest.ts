@@ -1,0 +1,119 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { PostgresPaths } from './postgres';
+import type { RunAs } from './processes';
+import type { DatabaseNode } from './state';
+import { renderTemplate } from './templates';
+
+/** pgBackRest's stanza: Patroni's scope, one cluster. */
+export const STANZA = 'blog';
+
+/** The repository and pgBackRest's own folders, beside the nodes' data (the postgres user writes them). */
+export function backupDirs(postgresDir: string): { repo: string; log: string; lock: string } {
+  const root = path.join(postgresDir, 'pgbackrest');
+  return { repo: path.join(root, 'repo'), log: path.join(root, 'log'), lock: path.join(root, 'lock') };
+}
+
+export const pgBackRestConfigOf = (postgresDir: string, node: DatabaseNode) =>
+  path.join(postgresDir, `${node.name}.pgbackrest.conf`);
+
+/** Creates the repository's folders, owned by the postgres user: it archives and backs up. */
+export function createRepository(paths: PostgresPaths): void {
+  for (const dir of Object.values(backupDirs(paths.postgresDir))) {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    if (paths.runAs) fs.chownSync(dir, paths.runAs.uid, paths.runAs.gid);
+  }
+  if (paths.runAs) fs.chownSync(path.dirname(backupDirs(paths.postgresDir).repo), paths.runAs.uid, paths.runAs.gid);
+}
+
+/** Writes the node's pgBackRest config (deploy/pgbackrest/pgbackrest.conf); answers its path. */
+export function writePgBackRestConfig(paths: PostgresPaths, node: DatabaseNode): string {
+  const dirs = backupDirs(paths.postgresDir);
+  const config = pgBackRestConfigOf(paths.postgresDir, node);
+  fs.writeFileSync(
+    config,
+    renderTemplate(paths.repoRoot, 'pgbackrest/pgbackrest.conf', {
+      REPO_DIR: dirs.repo,
+      LOG_DIR: dirs.log,
+      LOCK_DIR: dirs.lock,
+      DATA_DIR: node.dataDir,
+      PG_PORT: node.pgPort,
+      SOCKET_DIR: paths.postgresDir,
+    }),
+    { mode: 0o600 },
+  );
+  if (paths.runAs) fs.chownSync(config, paths.runAs.uid, paths.runAs.gid);
+  return config;
+}
+
+/**
+ * Runs one pgBackRest command with `node`'s config, as the postgres user (it reads the data
+ * folder and connects over the socket with peer authentication). Answers its stdout; a failure
+ * throws with pgBackRest's own message.
+ */
+export function pgBackRest(
+  postgresDir: string,
+  runAs: RunAs | undefined,
+  node: DatabaseNode,
+  args: readonly string[],
+): string {
+  try {
+    return execFileSync(
+      'pgbackrest',
+      [`--config=${pgBackRestConfigOf(postgresDir, node)}`, `--stanza=${STANZA}`, ...args],
+      {
+        cwd: postgresDir,
+        env: { PATH: process.env.PATH ?? '', LC_ALL: 'C' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+        ...(runAs && { uid: runAs.uid, gid: runAs.gid }),
+      },
+    ).toString();
+  } catch (error) {
+    const failure = error as { stderr?: Buffer; stdout?: Buffer; message: string };
+    const said = `${failure.stderr?.toString() ?? ''}${failure.stdout?.toString() ?? ''}`.trim();
+    throw new Error(`pgbackrest ${args.join(' ')} failed: ${said || failure.message}`);
+  }
+}
+
+export type BackupType = 'full' | 'diff' | 'incr';
+
+/** One backup set in the repository, as `pgbackrest info` describes it. */
+export interface BackupSet {
+  readonly label: string;
+  readonly type: BackupType;
+  readonly startedAt: Date;
+  /** When the backup ended: a restore can reach any time from here on. */
+  readonly endedAt: Date;
+}
+
+/** The backups in the repository, oldest first (an empty list before the first one). */
+export function backupSets(postgresDir: string, runAs: RunAs | undefined, node: DatabaseNode): BackupSet[] {
+  const [stanza] = JSON.parse(pgBackRest(postgresDir, runAs, node, ['--output=json', 'info'])) as {
+    backup?: { label: string; type: BackupType; timestamp: { start: number; stop: number } }[];
+  }[];
+  return (stanza?.backup ?? []).map((backup) => ({
+    label: backup.label,
+    type: backup.type,
+    startedAt: new Date(backup.timestamp.start * 1000),
+    endedAt: new Date(backup.timestamp.stop * 1000),
+  }));
+}
+
+/** The newest WAL file in the repository's archive and when it arrived; null before the first. */
+export function lastArchivedWal(postgresDir: string): { name: string; archivedAt: Date } | null {
+  let newest: { name: string; archivedAt: Date } | null = null;
+  const walk = (dir: string) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const file = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(file);
+      else if (/^[0-9A-F]{24}/.test(entry.name)) {
+        const archivedAt = fs.statSync(file).mtime;
+        if (!newest || archivedAt > newest.archivedAt) newest = { name: entry.name.slice(0, 24), archivedAt };
+      }
+    }
+  };
+  const archive = path.join(backupDirs(postgresDir).repo, 'archive', STANZA);
+  if (fs.existsSync(archive)) walk(archive);
+  return newest;
+}

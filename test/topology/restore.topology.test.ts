@@ -1,0 +1,266 @@
+import { execFile, execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { promisify } from 'node:util';
+import { Client } from 'pg';
+import { listBackups, takeBackup } from '../../scripts/topology/backups';
+import { clusterMembers, postmasterPid } from '../../scripts/topology/patroni';
+import { processesWorkingIn, signalQuietly } from '../../scripts/topology/processes';
+import { REPO_ROOT, settingsFromEnv, type TopologySettings } from '../../scripts/topology/settings';
+import type { TopologyState } from '../../scripts/topology/state';
+import { down, isHealthy, NODES, nodesOf, up } from '../../scripts/topology/topology';
+import { freePort } from '../support/free-port';
+import { FailoverLoad, type KeyedCreate } from '../support/load/failover-load';
+
+const run = promisify(execFile);
+const CLI = path.join(REPO_ROOT, 'dist', 'scripts', 'topology', 'cli.js');
+/** Traffic before the backup, between the backup and T, and after T. */
+const PHASE_MS = 5_000;
+const ARTIFACTS = path.resolve(__dirname, '../../test-artifacts/topology');
+
+/** One figure line per restore, printed at the end (docs/RELIABILITY.md and deploy/README.md quote them). */
+const figures: string[] = [];
+
+/**
+ * The restore drill (issue 28): the topology of `npm run topology` under 20 clients (10 creating
+ * with Idempotency-Key, 10 reading), a backup taken under load, writes going on; every article
+ * deleted, then `restore --to T`: what was acknowledged before T is back whole, what was sent
+ * after T is absent, keys claimed before T replay. Then every node lost (killed, data folders
+ * deleted) and `restore --to latest`: what the archive had, and what it had not (the recovery
+ * point). Restores run through the command (`npm run topology -- restore`), as an operator would.
+ */
+describe('topology restore drill', () => {
+  let settings: TopologySettings;
+  let state: TopologyState;
+  let workDir: string;
+  let env: NodeJS.ProcessEnv;
+
+  beforeAll(async () => {
+    // The command runs from dist/, as `npm run topology` builds it (npm run test:topology builds src/ only).
+    execFileSync('npx', ['tsc', '-p', 'tsconfig.topology.json'], { cwd: REPO_ROOT, stdio: 'pipe' });
+    workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'blog-topology-restore-'));
+    const port = String(await freePort());
+    env = { ...process.env, TOPOLOGY_DIR: path.join(workDir, 'state'), TOPOLOGY_PORT: port, INSTANCES: '2' };
+    settings = settingsFromEnv(env);
+    state = await up(settings);
+  }, 300_000);
+
+  afterAll(async () => {
+    if (state) {
+      fs.mkdirSync(ARTIFACTS, { recursive: true });
+      fs.cpSync(path.join(state.stateDir, 'logs'), path.join(ARTIFACTS, 'restore-logs'), { recursive: true });
+      fs.cpSync(path.join(state.postgresDir, 'pgbackrest', 'log'), path.join(ARTIFACTS, 'restore-logs', 'pgbackrest'), {
+        recursive: true,
+      });
+      await down(state.stateDir);
+    }
+    fs.rmSync(workDir, { recursive: true, force: true });
+    console.log(figures.join('\n'));
+  }, 120_000);
+
+  const topology = (...args: string[]) => run(process.execPath, [CLI, ...args], { env, maxBuffer: 1 << 20 });
+
+  it('the cluster came up archiving, with a full backup; status lists it', async () => {
+    const [first] = listBackups(state);
+    expect(first?.type).toBe('full');
+    const { stdout } = await topology('status');
+    expect(stdout).toMatch(/^backup \d{8}-\d{6}F full \d{4}-\d{2}-\d{2}T[\d:.]+Z$/m);
+    expect(stdout).toMatch(/^wal [0-9A-F]{24} archived [\d.]+ s ago$/m);
+  }, 60_000);
+
+  it('refuses bad arguments with one line and exit 2, changing nothing', async () => {
+    const before = { backups: listBackups(state).length, leader: await leaderPid() };
+    const firstEnd = listBackups(state)[0]?.endedAt ?? new Date();
+    const cases: string[][] = [
+      ['restore', '--to', new Date(firstEnd.getTime() - 60_000).toISOString()],
+      ['restore', '--to', new Date(Date.now() + 3_600_000).toISOString()],
+      ['restore', '--to', 'yesterday'],
+      ['restore'],
+      ['restore', '--at', 'latest'],
+      ['backup', '--type', 'weekly'],
+      ['status', '--to', 'latest'],
+    ];
+    for (const args of cases) {
+      const failure = await topology(...args).then(
+        () => null,
+        (error: { code: number; stderr: string }) => error,
+      );
+      expect({ args, code: failure?.code }).toEqual({ args, code: 2 });
+      expect(failure?.stderr.trim().split('\n')[0]).toMatch(/^topology: \S/);
+    }
+    expect({ backups: listBackups(state).length, leader: await leaderPid() }).toEqual(before);
+  }, 120_000);
+
+  it('restores to a time T under load: acknowledged before T back whole, sent after T absent, keys before T replay', async () => {
+    const runId = `pitr${Date.now().toString(36)}`;
+    const load = new FailoverLoad({
+      baseUrl: state.lbUrl,
+      writers: 10,
+      readers: 10,
+      paceMs: 100,
+      runId,
+      deadlineMs: 10_000,
+    }).start();
+    await sleep(PHASE_MS);
+    const backup = await takeBackup(state, 'incr');
+    await sleep(PHASE_MS);
+    const target = new Date();
+    await sleep(PHASE_MS);
+    await load.stop();
+
+    // The loss: every article, every key and every term, deleted on the primary.
+    await onPrimary(state, 'TRUNCATE articles, tags, categories, idempotency_keys CASCADE');
+    expect(await storedArticles(state, runId)).toEqual([]);
+
+    const { stdout } = await topology('restore', '--to', target.toISOString());
+    const reached = restoredTime(stdout);
+    figures.push(
+      `restore to T (backup ${backup.label}, T ${PHASE_MS / 1000} s after it): ${figureLine(stdout)}; reached ${reached?.toISOString()} for T ${target.toISOString()}`,
+    );
+    expect(reached).not.toBeNull();
+    expect(reached?.getTime()).toBeLessThanOrEqual(target.getTime());
+    expect(isHealthy(await clusterMembers(nodesOf(state)), NODES)).toBe(true);
+
+    const stored = await storedArticles(state, runId);
+    const byTitle = new Map(stored.map((row) => [row.title, row]));
+    const before = load.keys.filter((key) => key.ackedAt !== null && key.ackedAt < target.getTime());
+    const after = load.keys.filter((key) => key.invokedAt !== null && key.invokedAt > target.getTime());
+    expect(before.length).toBeGreaterThan(50);
+    expect(after.length).toBeGreaterThan(50);
+    // Acknowledged before T: back, with its id, content, own tag, shared tag and category.
+    const missing = before.filter((key) => !isWhole(byTitle.get(`fo ${key.key}`), key));
+    expect(missing.map((key) => key.key)).toEqual([]);
+    // Sent after T: absent. (Sent before T and acknowledged after it: either, never twice.)
+    expect(after.filter((key) => byTitle.has(`fo ${key.key}`)).map((key) => key.key)).toEqual([]);
+    expect(stored.length).toBe(byTitle.size);
+
+    // A key claimed before T replays its article (the service answers it again, it does not create another).
+    for (const key of before.filter((_, index) => index % 10 === 0)) {
+      const response = await fetch(`${state.lbUrl}/article/create`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'idempotency-key': key.key },
+        body: JSON.stringify(key.body),
+      });
+      const answer = (await response.json()) as { data: { id: number } };
+      expect({ key: key.key, status: response.status, replayed: response.headers.get('idempotent-replayed') }).toEqual({
+        key: key.key,
+        status: 201,
+        replayed: 'true',
+      });
+      expect(Number(answer.data.id)).toBe(key.ackedId);
+    }
+  }, 600_000);
+
+  it('every node lost: restores to latest and reports the recovery point', async () => {
+    const runId = `lost${Date.now().toString(36)}`;
+    const load = new FailoverLoad({
+      baseUrl: state.lbUrl,
+      writers: 10,
+      readers: 10,
+      paceMs: 100,
+      runId,
+      deadlineMs: 10_000,
+    }).start();
+    await sleep(2 * PHASE_MS);
+    // Every node at once: Patroni, postmaster and backends killed, then every data folder deleted.
+    const lostAt = Date.now();
+    for (const component of state.components.filter((c) => c.node)) {
+      signalQuietly(component.pid, 'SIGKILL');
+      const node = component.node;
+      if (!node) continue;
+      const postmaster = postmasterPid(node);
+      if (postmaster !== null) signalQuietly(postmaster, 'SIGKILL');
+      for (const pid of processesWorkingIn(node.dataDir)) signalQuietly(pid, 'SIGKILL');
+    }
+    for (const node of nodesOf(state)) fs.rmSync(node.dataDir, { recursive: true, force: true });
+    await load.stop();
+
+    const { stdout } = await topology('restore', '--to', 'latest');
+    const reached = restoredTime(stdout);
+    expect(reached).not.toBeNull();
+    expect(isHealthy(await clusterMembers(nodesOf(state)), NODES)).toBe(true);
+
+    const stored = new Map((await storedArticles(state, runId)).map((row) => [row.title, row]));
+    const acked = load.keys.filter((key) => key.ackedAt !== null && key.ackedAt <= lostAt);
+    const lost = acked.filter((key) => !stored.has(`fo ${key.key}`));
+    const lastAcked = Math.max(...acked.map((key) => key.ackedAt ?? 0));
+    figures.push(
+      `restore to latest after every node lost: ${figureLine(stdout)}; reached ${reached?.toISOString()}, ` +
+        `${lost.length} of ${acked.length} acknowledged writes lost, ` +
+        `${((lastAcked - (reached?.getTime() ?? lastAcked)) / 1000).toFixed(1)} s between the last acknowledged write and the point reached`,
+    );
+    // What was restored is a prefix of the history: every write acknowledged before the point reached is there, whole.
+    const beforeReached = acked.filter((key) => (key.ackedAt ?? 0) < (reached?.getTime() ?? 0));
+    expect(beforeReached.filter((key) => !isWhole(stored.get(`fo ${key.key}`), key)).map((key) => key.key)).toEqual([]);
+    // The archive ends at most one archive_timeout (5 s) and one segment's push before the loss.
+    expect(lastAcked - (reached?.getTime() ?? 0)).toBeLessThan(10_000);
+    expect((await fetch(`${state.lbUrl}/ready`)).status).toBe(200);
+  }, 600_000);
+
+  /** The postmaster pid of the leader: a refused command must not have touched the cluster. */
+  async function leaderPid(): Promise<number | null> {
+    const leader = (await clusterMembers(nodesOf(state))).find((member) => member.role === 'leader');
+    const node = nodesOf(state).find((candidate) => candidate.name === leader?.name);
+    return node ? postmasterPid(node) : null;
+  }
+});
+
+/** `restored <ISO time>`, the command's first line. */
+function restoredTime(stdout: string): Date | null {
+  const time = stdout.match(/^restored (\S+)$/m)?.[1];
+  return time && time !== 'unknown' ? new Date(time) : null;
+}
+
+/** The command's second line: files, WAL replay and total time. */
+const figureLine = (stdout: string) => stdout.match(/^restore files .*$/m)?.[0] ?? '(no figures)';
+
+async function onPrimary(state: TopologyState, sql: string): Promise<void> {
+  const client = new Client({ connectionString: state.urls.primaryDirect });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+interface StoredArticle {
+  title: string;
+  id: number;
+  content: string;
+  tags: string[];
+  categories: string[];
+}
+
+/** The run's articles on the primary, with their terms' names (no pooler, no service). */
+async function storedArticles(state: TopologyState, runId: string): Promise<StoredArticle[]> {
+  const client = new Client({ connectionString: state.urls.primaryDirect });
+  await client.connect();
+  try {
+    const { rows } = await client.query<StoredArticle>(
+      `SELECT a.title, a.id::int AS id, a.content,
+         ARRAY(SELECT t.name FROM article_tags l JOIN tags t ON t.id = l.tag_id WHERE l.article_id = a.id ORDER BY t.name) AS tags,
+         ARRAY(SELECT c.name FROM article_categories l JOIN categories c ON c.id = l.category_id WHERE l.article_id = a.id ORDER BY c.name) AS categories
+       FROM articles a WHERE a.title LIKE $1`,
+      [`fo ${runId}%`],
+    );
+    return rows;
+  } finally {
+    await client.end();
+  }
+}
+
+/** Stored as the client sent it and under the id it was acknowledged with. */
+function isWhole(row: StoredArticle | undefined, key: KeyedCreate): boolean {
+  const sent = key.body as { content: string; tag: { name: string }[]; category: { name: string }[] };
+  const names = (terms: { name: string }[]) => JSON.stringify(terms.map((term) => term.name).sort());
+  return (
+    row !== undefined &&
+    row.id === key.ackedId &&
+    row.content === sent.content &&
+    JSON.stringify(row.tags) === names(sent.tag) &&
+    JSON.stringify(row.categories) === names(sent.category)
+  );
+}
