@@ -10,6 +10,10 @@ import { settingsFromEnv } from '../../scripts/topology/settings';
 import type { Component, ComponentKind, TopologyState } from '../../scripts/topology/state';
 import { down, leftoverProcesses, nodesOf, restartComponent, stopComponent, up } from '../../scripts/topology/topology';
 import { freePort } from '../support/free-port';
+import { countAnomalies } from '../support/history/anomaly';
+import { checkHistory } from '../support/history/check-history';
+import { historyFigures } from '../support/history/history-figures';
+import { readPrimaryArticles } from '../support/history/primary-articles';
 import { checkDurability, readStoredData } from '../support/load/durability-check';
 import { LoadGenerator } from '../support/load/load-generator';
 import { countByKind, latencyOf, type RequestRecord } from '../support/load/request-log';
@@ -108,6 +112,7 @@ describe('topology under faults', () => {
       maxDurationMs: 120_000,
       maxRequests: 100_000,
       deadlineMs: 15_000,
+      recordHistory: true,
     }).start();
 
     const faults: FaultWindow[] = [];
@@ -154,6 +159,9 @@ describe('topology under faults', () => {
     const stored = await readStoredData(checker.baseUrl).finally(() => checker.process.kill('SIGTERM'));
     await checker.exited;
     const report = checkDurability(ledger, stored);
+    // The whole history against every article the primary holds (any visibility, straight from PostgreSQL).
+    const anomalies = checkHistory(records, await readPrimaryArticles(state.urls.primaryDirect));
+    const checked = historyFigures(records);
 
     const summary = faults.map((fault, index) => {
       const next = faults[index + 1]?.began ?? Number.POSITIVE_INFINITY;
@@ -176,6 +184,7 @@ describe('topology under faults', () => {
       [
         `seed ${seed}: ${records.length} requests, ${JSON.stringify(countByKind(records))}`,
         `writes acknowledged ${report.acknowledged}, found ${report.found}, unacknowledged applied ${report.unacknowledgedApplied}, absent ${report.unacknowledgedAbsent}`,
+        `history ${JSON.stringify(checked)}: anomalies ${JSON.stringify(countAnomalies(anomalies))}`,
         ...summary.map(
           (row) =>
             `${row.fault}: ${row.requests} requests, ${row.failures.length} not 2xx, last ending ${row.lastFailureAfterMs ?? '-'} ms after the fault\n  ${row.failures.join('\n  ')}`,
@@ -216,6 +225,9 @@ describe('topology under faults', () => {
     expect(report.halfApplied).toEqual([]);
     expect(report.rejectedButApplied).toEqual([]);
     expect(report.found).toBe(report.acknowledged);
+    // No lost or phantom article, no key twice, no client's read going back in time; reads to show it.
+    expect(anomalies).toEqual([]);
+    expect(checked.reads).toBeGreaterThan(100);
   }, 180_000);
 
   it('leaves no process behind after down', async () => {

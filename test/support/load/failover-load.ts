@@ -1,5 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type Exchange, RawHttpClient } from '../raw-http';
+import { articleReadFacts, createFacts, listReadFacts } from '../history/answer-facts';
+import type { OperationFacts } from '../history/operation-facts';
+import { type Exchange, jsonOf, RawHttpClient } from '../raw-http';
 import { bodyFor } from './article-state';
 import type { RequestRecord } from './request-log';
 
@@ -36,7 +38,9 @@ export interface FailoverLoadOptions {
  * `Idempotency-Key`, and retry a 503, a 409 (in progress), a reset or a timeout with the SAME key
  * and body until a 2xx (or a final 4xx); readers get an acknowledged article by id or a page of
  * the list. Every attempt is recorded, so the answers can be bounded and drawn on a timeline,
- * and every key's outcome is kept, so lost and duplicated articles can be counted per key.
+ * and every key's outcome is kept, so lost and duplicated articles can be counted per key. Each
+ * record names its client (`<runId>/w3`, `<runId>/r7`) and its facts, so the records are also the
+ * run's history for the history checker.
  */
 export class FailoverLoad {
   readonly records: RequestRecord[] = [];
@@ -68,11 +72,13 @@ export class FailoverLoad {
     return this.records;
   }
 
-  private async writer(client: number): Promise<void> {
+  private async writer(writer: number): Promise<void> {
+    const client = `${this.options.runId}/w${writer}`;
     for (let sequence = 0; !this.stopping; sequence++) {
-      const key = `${this.options.runId}-w${client}-${sequence}`;
+      const key = `${this.options.runId}-w${writer}-${sequence}`;
+      const title = `fo ${key}`;
       const body = bodyFor({
-        title: `fo ${key}`,
+        title,
         content: `failover ${key}`,
         visible: true,
         tags: [`t-${key}`, `shared-${sequence % 4}`],
@@ -93,17 +99,21 @@ export class FailoverLoad {
         const startedAt = performance.now();
         created.invokedAt ??= Date.now();
         created.attempts++;
-        const exchange = await this.timed('create', () =>
-          this.http.exchange({
-            method: 'POST',
-            path: '/article/create',
-            headers: { 'content-type': 'application/json', 'idempotency-key': key },
-            body: JSON.stringify(body),
-          }),
+        const { exchange, facts } = await this.timed(
+          client,
+          'create',
+          () =>
+            this.http.exchange({
+              method: 'POST',
+              path: '/article/create',
+              headers: { 'content-type': 'application/json', 'idempotency-key': key },
+              body: JSON.stringify(body),
+            }),
+          (exchange, answer) => createFacts(title, key, exchange, answer),
         );
-        if (exchange.kind === 'answered' && exchange.status >= 200 && exchange.status < 300) {
+        if (facts.createdId !== undefined) {
           created.ackedAt = Date.now();
-          created.ackedId = Number((JSON.parse(exchange.text) as { data: { id: number } }).data.id);
+          created.ackedId = facts.createdId;
           this.acked.push(created.ackedId);
         } else if (exchange.kind === 'answered' && exchange.status >= 400 && exchange.status < 500) {
           if (exchange.status !== 409) created.rejected = `${exchange.status} ${exchange.text}`;
@@ -113,39 +123,63 @@ export class FailoverLoad {
     }
   }
 
-  private async reader(client: number): Promise<void> {
+  private async reader(reader: number): Promise<void> {
+    const client = `${this.options.runId}/r${reader}`;
     for (let sequence = 0; !this.stopping; sequence++) {
       const startedAt = performance.now();
       // Ids acknowledged a while ago (not the last 50): a lagging asynchronous replica has them.
       const settled = this.acked.length - 50;
       if (sequence % 2 === 0 && settled > 0) {
-        const id = this.acked[(client * 7919 + sequence * 104729) % settled];
-        await this.timed('read-one', () => this.http.get(`/article/${id}`));
+        const id = this.acked[(reader * 7919 + sequence * 104729) % settled] ?? 0;
+        await this.timed(
+          client,
+          'read-one',
+          () => this.http.get(`/article/${id}`),
+          (exchange, answer) => articleReadFacts(id, exchange, answer),
+        );
       } else {
-        await this.timed('list', () => this.http.get('/article?limit=20'));
+        await this.timed(
+          client,
+          'list',
+          () => this.http.get(`/article?limit=${PAGE}`),
+          (exchange, answer) => listReadFacts(exchange, answer, { limit: PAGE }),
+        );
       }
       await sleep(Math.max(0, startedAt + this.options.paceMs - performance.now()));
     }
   }
 
-  private async timed(operation: string, send: () => Promise<Exchange>): Promise<Exchange> {
+  /** Sends, records the exchange with its client and facts, and answers the facts with the exchange. */
+  private async timed<Facts extends OperationFacts>(
+    client: string,
+    operation: string,
+    send: () => Promise<Exchange>,
+    factsOf: (exchange: Exchange, answer: unknown) => Facts,
+  ): Promise<{ exchange: Exchange; facts: Facts }> {
     const startedAt = performance.now();
     const exchange = await send();
+    const endedAt = performance.now();
+    const facts = factsOf(exchange, jsonOf(exchange));
     const record: RequestRecord = {
       operation,
       startedAt,
-      endedAt: performance.now(),
+      endedAt,
       status: exchange.kind === 'answered' ? exchange.status : null,
       failure: exchange.kind === 'failed' ? exchange.code : null,
       reusedSocket: exchange.reusedSocket,
+      client,
+      facts,
     };
     if (exchange.kind === 'answered' && (exchange.status < 200 || exchange.status >= 300)) {
       record.message = messageOf(exchange.text);
     }
     this.records.push(record);
-    return exchange;
+    return { exchange, facts };
   }
 }
+
+/** The readers' page of the list: the first articles by id. */
+const PAGE = 20;
 
 function messageOf(text: string): string {
   try {

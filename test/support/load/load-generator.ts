@@ -1,4 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { articleReadFacts, createFacts, listReadFacts } from '../history/answer-facts';
+import type { OperationFacts } from '../history/operation-facts';
 import { type Exchange, jsonOf, RawHttpClient } from '../raw-http';
 import { type ArticleState, bodyFor } from './article-state';
 import type { RequestRecord } from './request-log';
@@ -38,12 +40,20 @@ export interface LoadOptions {
   deadlineMs?: number;
   /** A client stops at its first refused connection: the service has stopped listening. */
   stopOnRefused?: boolean;
+  /**
+   * Record each operation's facts for the history checker. Off by default: a run of whole lists
+   * then holds every list's ids until it ends, which a soak of many minutes need not pay for.
+   */
+  recordHistory?: boolean;
 }
 
 /**
  * Mixed traffic against one service on 127.0.0.1, bounded in time and count. Every request
  * is recorded as the client saw it, and every write goes into the ledger with its outcome,
  * so that a check can later prove what was acknowledged is stored and nothing is half-applied.
+ * Each record also names its client (`<runId>/c3`) and, with `recordHistory`, for articles'
+ * creates, updates, deletes and reads, its facts: the records are then the run's history for the
+ * history checker (a seed creates articles it does not name, so a run with seeds cannot be).
  */
 export class LoadGenerator {
   readonly records: RequestRecord[] = [];
@@ -114,78 +124,106 @@ export class LoadGenerator {
 
   private perform(operation: Operation, client: number, sequence: number): Promise<RequestRecord> {
     const token = `${this.options.runId}-${client}-${sequence}`;
+    const sent = { client: this.clientName(client) };
     switch (operation) {
       case 'create':
         return this.create(client, token, sequence);
       case 'update': {
         const owned = this.options.ledger.ownedBy(client);
         const id = owned[Math.floor(this.options.random() * owned.length)];
-        return id === undefined ? this.create(client, token, sequence) : this.update(id, token, sequence);
+        return id === undefined ? this.create(client, token, sequence) : this.update(client, id, token, sequence);
       }
       case 'read-one': {
         const known = this.options.ledger.allOwned();
         const id = known[Math.floor(this.options.random() * known.length)] ?? 1;
-        return this.timed(operation, () => this.http.get(`/article/${id}`));
+        const factsOf: FactsOf = (exchange, body) => articleReadFacts(id, exchange, body);
+        return this.timed(operation, () => this.http.get(`/article/${id}`), { ...sent, factsOf });
       }
       case 'list':
-        return this.timed(operation, () => this.http.get('/article'));
+        return this.timed(operation, () => this.http.get('/article'), { ...sent, factsOf: listReadFacts });
       case 'page': {
         const known = this.options.ledger.allOwned();
         const after = known[Math.floor(this.options.random() * known.length)];
         const from = after === undefined ? '' : `&after=${after}`;
-        return this.timed(operation, () => this.http.get(`/article?limit=20${from}`));
+        const factsOf: FactsOf = (exchange, body) => listReadFacts(exchange, body, { after: after ?? 0, limit: 20 });
+        return this.timed(operation, () => this.http.get(`/article?limit=20${from}`), { ...sent, factsOf });
       }
       case 'search': {
         // Another client's articles, by their title's token prefix: a substring search that matches.
         const words = `${this.options.runId}-${Math.floor(this.options.random() * this.options.clients)}-`;
         const paged = this.options.random() < 0.5 ? '&limit=20' : '';
-        return this.timed(operation, () => this.http.get(`/article?q=${encodeURIComponent(words)}${paged}`));
+        const factsOf: FactsOf = (exchange, body) => listReadFacts(exchange, body, { filtered: true });
+        return this.timed(operation, () => this.http.get(`/article?q=${encodeURIComponent(words)}${paged}`), {
+          ...sent,
+          factsOf,
+        });
       }
       case 'delete':
-        return this.createThenDelete(token, sequence);
+        return this.createThenDelete(client, token, sequence);
       case 'tags':
-        return this.timed(operation, () => this.http.get('/tag'));
+        return this.timed(operation, () => this.http.get('/tag'), sent);
       case 'categories':
-        return this.timed(operation, () => this.http.get('/category'));
+        return this.timed(operation, () => this.http.get('/category'), sent);
       case 'seed':
-        return this.timed(operation, () => this.http.get('/seed/create'));
+        return this.timed(operation, () => this.http.get('/seed/create'), sent);
       case 'users':
-        return this.timed(operation, () => this.http.get('/user/list'));
+        return this.timed(operation, () => this.http.get('/user/list'), sent);
     }
   }
 
   private async create(client: number, token: string, sequence: number): Promise<RequestRecord> {
     const state = writtenState('created', token, sequence);
     const write = this.options.ledger.begin('create', token, state, null);
-    const record = await this.timed('create', () => this.http.postJson('/article/create', bodyFor(state)), write);
+    const record = await this.timed('create', () => this.http.postJson('/article/create', bodyFor(state)), {
+      client: this.clientName(client),
+      write,
+      factsOf: (exchange, body) => createFacts(state.title, undefined, exchange, body),
+    });
     if (write.outcome === 'acked' && write.articleId !== null) this.options.ledger.own(client, write.articleId);
     return record;
   }
 
   /** An article of its own, outside the ledger, created and then deleted. */
-  private async createThenDelete(token: string, sequence: number): Promise<RequestRecord> {
+  private async createThenDelete(client: number, token: string, sequence: number): Promise<RequestRecord> {
     const state = { ...writtenState('created', `${token}-deleted`, sequence), visible: sequence % 2 === 0 };
+    const sent = { client: this.clientName(client) };
     let id: number | undefined;
-    const created = await this.timed('create', async () => {
+    const send = async () => {
       const exchange = await this.http.postJson('/article/create', bodyFor(state));
       id = (jsonOf(exchange) as { data?: { id?: number } } | undefined)?.data?.id;
       return exchange;
+    };
+    const created = await this.timed('create', send, {
+      ...sent,
+      factsOf: (exchange, body) => createFacts(state.title, undefined, exchange, body),
     });
     if (id === undefined) return created;
-    this.records.push(created);
     const articleId = id;
-    const deleted = await this.timed('delete', () => this.http.postJson('/article/delete', { id: articleId }));
+    this.records.push(created);
+    const deleted = await this.timed('delete', () => this.http.postJson('/article/delete', { id: articleId }), {
+      ...sent,
+      factsOf: () => ({ kind: 'delete', articleId }),
+    });
     if (deleted.status === 200) this.deleted.push(articleId);
     return deleted;
   }
 
-  private update(id: number, token: string, sequence: number): Promise<RequestRecord> {
+  private update(client: number, id: number, token: string, sequence: number): Promise<RequestRecord> {
     const state = writtenState('updated', token, sequence);
     const write = this.options.ledger.begin('update', token, state, id);
-    return this.timed('update', () => this.http.postJson('/article/update', bodyFor(state, id)), write);
+    return this.timed('update', () => this.http.postJson('/article/update', bodyFor(state, id)), {
+      client: this.clientName(client),
+      write,
+      factsOf: () => ({ kind: 'update', articleId: id, visible: state.visible }),
+    });
   }
 
-  private async timed(operation: string, send: () => Promise<Exchange>, write?: WriteRecord): Promise<RequestRecord> {
+  /** A client's name in the history: unique across the runs that share a database. */
+  private clientName(client: number): string {
+    return `${this.options.runId}/c${client}`;
+  }
+
+  private async timed(operation: string, send: () => Promise<Exchange>, sent: Sent): Promise<RequestRecord> {
     const startedAt = performance.now();
     const exchange = await send();
     const endedAt = performance.now();
@@ -196,14 +234,26 @@ export class LoadGenerator {
       status: exchange.kind === 'answered' ? exchange.status : null,
       failure: exchange.kind === 'failed' ? exchange.code : null,
       reusedSocket: exchange.reusedSocket,
+      client: sent.client,
     };
     const body = exchange.kind === 'answered' ? parse(exchange.text) : undefined;
     if (record.status !== null && (record.status < 200 || record.status >= 300)) {
       record.message = typeof body?.message === 'string' ? body.message : exchange.kind;
     }
-    if (write) settleWrite(this.options.ledger, write, record, body);
+    if (sent.factsOf && this.options.recordHistory) record.facts = sent.factsOf(exchange, body);
+    if (sent.write) settleWrite(this.options.ledger, sent.write, record, body);
     return record;
   }
+}
+
+/** What an answer showed, for the history (test/support/history). */
+type FactsOf = (exchange: Exchange, body: unknown) => OperationFacts;
+
+/** Who sent a request, what its answer shows, and the ledger's write it settles. */
+interface Sent {
+  client: string;
+  factsOf?: FactsOf;
+  write?: WriteRecord;
 }
 
 /** The state a write asks for: its own tag, a few shared tags and categories, some non-ASCII text. */

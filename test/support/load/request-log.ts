@@ -1,4 +1,9 @@
-/** One request of a load run, as the client saw it. Times are performance.now() milliseconds. */
+import type { OperationFacts } from '../history/operation-facts';
+
+/**
+ * One request of a load run, as the client saw it. Times are performance.now() milliseconds.
+ * With `client` and `facts` it is also one operation of a history (test/support/history).
+ */
 export interface RequestRecord {
   operation: string;
   startedAt: number;
@@ -11,6 +16,10 @@ export interface RequestRecord {
   reusedSocket: boolean;
   /** The wrapper's message of a non-2xx answer. */
   message?: string;
+  /** The virtual client that sent it; one client's requests are sequential. */
+  client?: string;
+  /** What it asked for and what its answer showed, for the history checker. */
+  facts?: OperationFacts;
 }
 
 export const latencyOf = (record: RequestRecord) => record.endedAt - record.startedAt;
