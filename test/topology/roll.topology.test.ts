@@ -8,6 +8,10 @@ import { settingsFromEnv } from '../../scripts/topology/settings';
 import type { TopologyState } from '../../scripts/topology/state';
 import { down, up } from '../../scripts/topology/topology';
 import { freePort } from '../support/free-port';
+import { countAnomalies } from '../support/history/anomaly';
+import { checkHistory } from '../support/history/check-history';
+import { historyFigures } from '../support/history/history-figures';
+import { readPrimaryArticles } from '../support/history/primary-articles';
 import { checkDurability, readStoredData } from '../support/load/durability-check';
 import { LoadGenerator } from '../support/load/load-generator';
 import { countByKind, type RequestRecord } from '../support/load/request-log';
@@ -60,6 +64,7 @@ describe('a rolling deploy of the instances', () => {
       maxDurationMs: 120_000,
       maxRequests: 100_000,
       deadlineMs: 15_000,
+      recordHistory: true,
     }).start();
     await sleep(STEADY_MS);
     const rollBegan = performance.now();
@@ -72,6 +77,8 @@ describe('a rolling deploy of the instances', () => {
     const stored = await readStoredData(checker.baseUrl).finally(() => checker.process.kill('SIGTERM'));
     await checker.exited;
     const report = checkDurability(ledger, stored);
+    const anomalies = checkHistory(records, await readPrimaryArticles(state.urls.primaryDirect));
+    const checked = historyFigures(records);
     const duringRoll = records.filter((record) => record.endedAt >= rollBegan && record.startedAt <= rollEnded);
     console.log(
       [
@@ -79,6 +86,7 @@ describe('a rolling deploy of the instances', () => {
         ...rolled.map(({ server, oldPid, newPid, ms }) => `rolled ${server} ${oldPid} -> ${newPid} in ${ms} ms`),
         `${duringRoll.length} requests during the roll (${Math.round(rollEnded - rollBegan)} ms)`,
         `writes acknowledged ${report.acknowledged}, found ${report.found}`,
+        `history ${JSON.stringify(checked)}: anomalies ${JSON.stringify(countAnomalies(anomalies))}`,
       ].join('\n'),
     );
 
@@ -97,5 +105,8 @@ describe('a rolling deploy of the instances', () => {
     expect(report.lost).toEqual([]);
     expect(report.halfApplied).toEqual([]);
     expect(report.found).toBe(report.acknowledged);
+    // No lost or phantom article, no key twice, no client's read going back in time; reads to show it.
+    expect(anomalies).toEqual([]);
+    expect(checked.reads).toBeGreaterThan(100);
   }, 180_000);
 });
