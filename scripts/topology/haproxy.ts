@@ -79,10 +79,7 @@ export function haproxyCommand(stateDir: string, command: string, socket = hapro
 
 /** Requests HAProxy has sent to an instance (`instance1`, …) and not yet seen answered: `show stat`'s scur. */
 export async function requestsInFlight(stateDir: string, server: string): Promise<number> {
-  const [header, ...rows] = (await haproxyCommand(stateDir, 'show stat')).trim().split('\n');
-  const columns = (header ?? '').replace(/^# /, '').split(',');
-  const row = rows.map((line) => line.split(',')).find((cells) => cells[0] === 'instances' && cells[1] === server);
-  return Number(row?.[columns.indexOf('scur')] ?? 0);
+  return Number((await instanceServerStat(stateDir, server, 'scur')) ?? 0);
 }
 
 /** The front HAProxy's servers of the instances, by the port each one reaches: `show servers state`. */
@@ -99,10 +96,15 @@ export async function instanceServersByPort(stateDir: string): Promise<Map<numbe
 
 /** A server's status in the front HAProxy's instances backend: `UP`, `MAINT`, `DOWN 1/2`, ... */
 export async function instanceServerStatus(stateDir: string, server: string): Promise<string> {
+  return (await instanceServerStat(stateDir, server, 'status')) ?? '';
+}
+
+/** One column of `show stat`'s row for a server of the front HAProxy's instances backend. */
+async function instanceServerStat(stateDir: string, server: string, column: string): Promise<string | undefined> {
   const [header, ...rows] = (await haproxyCommand(stateDir, 'show stat')).trim().split('\n');
   const columns = (header ?? '').replace(/^# /, '').split(',');
   const row = rows.map((line) => line.split(',')).find((cells) => cells[0] === 'instances' && cells[1] === server);
-  return row?.[columns.indexOf('status')] ?? '';
+  return row?.[columns.indexOf(column)];
 }
 
 /**

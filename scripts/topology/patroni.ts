@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { writePgBackRestConfig } from './pgbackrest';
 import { type Passwords, POSTGRES_BIN, type PostgresPaths } from './postgres';
+import { processesWorkingIn, signalQuietly } from './processes';
 import type { Component, DatabaseNode } from './state';
 import { renderTemplate } from './templates';
 
@@ -167,6 +168,16 @@ export function postmasterPid(node: DatabaseNode): number | null {
   } catch {
     return null;
   }
+}
+
+/** A node's death, as a fault: its Patroni, its postmaster and every backend SIGKILLed at once. */
+export function killNode(patroni: Component): void {
+  const node = patroni.node;
+  if (!node) throw new Error(`${patroni.kind} is not a node`);
+  signalQuietly(patroni.pid, 'SIGKILL');
+  const postmaster = postmasterPid(node);
+  if (postmaster !== null) signalQuietly(postmaster, 'SIGKILL');
+  for (const pid of processesWorkingIn(node.dataDir)) signalQuietly(pid, 'SIGKILL');
 }
 
 /**

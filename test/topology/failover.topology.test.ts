@@ -4,8 +4,8 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
 import { cutNode, healNode } from '../../scripts/topology/network';
-import { clusterMembers, postmasterPid } from '../../scripts/topology/patroni';
-import { processesWorkingIn, signalQuietly, waitUntil } from '../../scripts/topology/processes';
+import { clusterMembers, killNode } from '../../scripts/topology/patroni';
+import { waitUntil } from '../../scripts/topology/processes';
 import { settingsFromEnv, type TopologySettings } from '../../scripts/topology/settings';
 import type { Component, TopologyState } from '../../scripts/topology/state';
 import { down, isHealthy, leftoverProcesses, NODES, nodesOf, switchover, up } from '../../scripts/topology/topology';
@@ -14,7 +14,7 @@ import { type Anomaly, countAnomalies } from '../support/history/anomaly';
 import { checkHistory } from '../support/history/check-history';
 import { historyFigures } from '../support/history/history-figures';
 import { readPrimaryArticles } from '../support/history/primary-articles';
-import { FailoverLoad, type KeyedCreate } from '../support/load/failover-load';
+import { FailoverLoad, type KeyedCreate, TWENTY_CLIENTS } from '../support/load/failover-load';
 import { latencyOf, type RequestRecord } from '../support/load/request-log';
 import { type TimelineMark, timelineSvg } from '../support/load/timeline-svg';
 
@@ -103,11 +103,8 @@ describe('topology failover', () => {
     const runId = `${name.replace(/\W+/g, '')}${Date.now().toString(36)}`;
     const load = new FailoverLoad({
       baseUrl: state.lbUrl,
-      writers: 10,
-      readers: 10,
-      paceMs: 100,
       runId,
-      deadlineMs: 10_000,
+      ...TWENTY_CLIENTS,
     }).start();
     const from = performance.now();
     const marks: TimelineMark[] = [];
@@ -215,14 +212,7 @@ describe('topology failover', () => {
     const rejoins: number[] = [];
     for (let run = 1; run <= NODE_DEATH_RUNS; run++) {
       const result = await scenario(`node death ${run}`, async () => {
-        const leader = patroniOf((await leaderName()) ?? '');
-        const node = leader.node;
-        if (!node) throw new Error('no node');
-        // The whole node at once: its Patroni, its postmaster and every backend.
-        signalQuietly(leader.pid, 'SIGKILL');
-        const postmaster = postmasterPid(node);
-        if (postmaster !== null) signalQuietly(postmaster, 'SIGKILL');
-        for (const pid of processesWorkingIn(node.dataDir)) signalQuietly(pid, 'SIGKILL');
+        killNode(patroniOf((await leaderName()) ?? ''));
       });
       runs.push(result);
       const rejoinMs = await rejoin();

@@ -11,15 +11,11 @@ import type { Component, ComponentKind, TopologyState } from '../../scripts/topo
 import { down, leftoverProcesses, nodesOf, restartComponent, stopComponent, up } from '../../scripts/topology/topology';
 import { freePort } from '../support/free-port';
 import { countAnomalies } from '../support/history/anomaly';
-import { checkHistory } from '../support/history/check-history';
-import { historyFigures } from '../support/history/history-figures';
-import { readPrimaryArticles } from '../support/history/primary-articles';
-import { checkDurability, readStoredData } from '../support/load/durability-check';
+import { checkOnPrimary } from '../support/load/check-on-primary';
 import { LoadGenerator } from '../support/load/load-generator';
 import { countByKind, latencyOf, type RequestRecord } from '../support/load/request-log';
 import { runSeed, seededRandom } from '../support/load/seeded-random';
 import { WriteLedger } from '../support/load/write-ledger';
-import { startService } from '../support/service-process';
 
 /** Transactions the replicas have served on the service's database (reads: a standby takes no writes), summed over the nodes in recovery. */
 async function replicaTransactions(state: TopologyState): Promise<number> {
@@ -154,14 +150,7 @@ describe('topology under faults', () => {
     await inject('PgBouncer restarted', () => restartComponent(state, component('pgbouncer')));
     const records = await load.stop();
 
-    // Read back from the primary directly, through a service of its own: no replica, no pooler.
-    const checker = await startService({ DATABASE_URL: state.urls.primaryDirect }, workDir);
-    const stored = await readStoredData(checker.baseUrl).finally(() => checker.process.kill('SIGTERM'));
-    await checker.exited;
-    const report = checkDurability(ledger, stored);
-    // The whole history against every article the primary holds (any visibility, straight from PostgreSQL).
-    const anomalies = checkHistory(records, await readPrimaryArticles(state.urls.primaryDirect));
-    const checked = historyFigures(records);
+    const { report, anomalies, checked } = await checkOnPrimary(state.urls.primaryDirect, workDir, ledger, records);
 
     const summary = faults.map((fault, index) => {
       const next = faults[index + 1]?.began ?? Number.POSITIVE_INFINITY;

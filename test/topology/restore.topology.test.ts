@@ -6,13 +6,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
 import { listBackups, takeBackup } from '../../scripts/topology/backups';
-import { clusterMembers, postmasterPid } from '../../scripts/topology/patroni';
-import { processesWorkingIn, signalQuietly } from '../../scripts/topology/processes';
+import { clusterMembers, killNode, postmasterPid } from '../../scripts/topology/patroni';
 import { REPO_ROOT, settingsFromEnv, type TopologySettings } from '../../scripts/topology/settings';
 import type { TopologyState } from '../../scripts/topology/state';
 import { down, isHealthy, NODES, nodesOf, up } from '../../scripts/topology/topology';
 import { freePort } from '../support/free-port';
-import { FailoverLoad, type KeyedCreate } from '../support/load/failover-load';
+import { FailoverLoad, type KeyedCreate, TWENTY_CLIENTS } from '../support/load/failover-load';
 
 const run = promisify(execFile);
 const CLI = path.join(REPO_ROOT, 'dist', 'scripts', 'topology', 'cli.js');
@@ -97,11 +96,8 @@ describe('topology restore drill', () => {
     const runId = `pitr${Date.now().toString(36)}`;
     const load = new FailoverLoad({
       baseUrl: state.lbUrl,
-      writers: 10,
-      readers: 10,
-      paceMs: 100,
       runId,
-      deadlineMs: 10_000,
+      ...TWENTY_CLIENTS,
     }).start();
     await sleep(PHASE_MS);
     const backup = await takeBackup(state, 'incr');
@@ -157,23 +153,13 @@ describe('topology restore drill', () => {
     const runId = `lost${Date.now().toString(36)}`;
     const load = new FailoverLoad({
       baseUrl: state.lbUrl,
-      writers: 10,
-      readers: 10,
-      paceMs: 100,
       runId,
-      deadlineMs: 10_000,
+      ...TWENTY_CLIENTS,
     }).start();
     await sleep(2 * PHASE_MS);
     // Every node at once: Patroni, postmaster and backends killed, then every data folder deleted.
     const lostAt = Date.now();
-    for (const component of state.components.filter((c) => c.node)) {
-      signalQuietly(component.pid, 'SIGKILL');
-      const node = component.node;
-      if (!node) continue;
-      const postmaster = postmasterPid(node);
-      if (postmaster !== null) signalQuietly(postmaster, 'SIGKILL');
-      for (const pid of processesWorkingIn(node.dataDir)) signalQuietly(pid, 'SIGKILL');
-    }
+    for (const component of state.components.filter((c) => c.node)) killNode(component);
     for (const node of nodesOf(state)) fs.rmSync(node.dataDir, { recursive: true, force: true });
     await load.stop();
 

@@ -9,15 +9,11 @@ import type { TopologyState } from '../../scripts/topology/state';
 import { down, up } from '../../scripts/topology/topology';
 import { freePort } from '../support/free-port';
 import { countAnomalies } from '../support/history/anomaly';
-import { checkHistory } from '../support/history/check-history';
-import { historyFigures } from '../support/history/history-figures';
-import { readPrimaryArticles } from '../support/history/primary-articles';
-import { checkDurability, readStoredData } from '../support/load/durability-check';
+import { checkOnPrimary } from '../support/load/check-on-primary';
 import { LoadGenerator } from '../support/load/load-generator';
 import { countByKind, type RequestRecord } from '../support/load/request-log';
 import { runSeed, seededRandom } from '../support/load/seeded-random';
 import { WriteLedger } from '../support/load/write-ledger';
-import { startService } from '../support/service-process';
 
 /** Traffic before the roll, and after it. */
 const STEADY_MS = 3_000;
@@ -73,12 +69,7 @@ describe('a rolling deploy of the instances', () => {
     await sleep(STEADY_MS);
     const records = await load.stop();
 
-    const checker = await startService({ DATABASE_URL: state.urls.primaryDirect }, workDir);
-    const stored = await readStoredData(checker.baseUrl).finally(() => checker.process.kill('SIGTERM'));
-    await checker.exited;
-    const report = checkDurability(ledger, stored);
-    const anomalies = checkHistory(records, await readPrimaryArticles(state.urls.primaryDirect));
-    const checked = historyFigures(records);
+    const { report, anomalies, checked } = await checkOnPrimary(state.urls.primaryDirect, workDir, ledger, records);
     const duringRoll = records.filter((record) => record.endedAt >= rollBegan && record.startedAt <= rollEnded);
     console.log(
       [

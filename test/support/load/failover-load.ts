@@ -33,6 +33,9 @@ export interface FailoverLoadOptions {
   deadlineMs: number;
 }
 
+/** The topology tests' load: 20 clients (10 writers, 10 readers), each at most 10 requests a second. */
+export const TWENTY_CLIENTS = { writers: 10, readers: 10, paceMs: 100, deadlineMs: 10_000 } as const;
+
 /**
  * Load for failovers, as a careful client behaves: writers create articles, each with an
  * `Idempotency-Key`, and retry a 503, a 409 (in progress), a reset or a timeout with the SAME key
