@@ -85,18 +85,29 @@ export interface BackupSet {
   readonly startedAt: Date;
   /** When the backup ended: a restore can reach any time from here on. */
   readonly endedAt: Date;
+  /** The database as restored from it: every file of the cluster, in bytes. */
+  readonly databaseBytes: number;
+  /** What the backup itself stored in the repository, compressed (an incremental one: its changed files only). */
+  readonly repositoryBytes: number;
 }
 
 /** The backups in the repository, oldest first (an empty list before the first one). */
 export function backupSets(postgresDir: string, runAs: RunAs | undefined, node: DatabaseNode): BackupSet[] {
   const [stanza] = JSON.parse(pgBackRest(postgresDir, runAs, node, ['--output=json', 'info'])) as {
-    backup?: { label: string; type: BackupType; timestamp: { start: number; stop: number } }[];
+    backup?: {
+      label: string;
+      type: BackupType;
+      timestamp: { start: number; stop: number };
+      info: { size: number; repository: { delta: number } };
+    }[];
   }[];
   return (stanza?.backup ?? []).map((backup) => ({
     label: backup.label,
     type: backup.type,
     startedAt: new Date(backup.timestamp.start * 1000),
     endedAt: new Date(backup.timestamp.stop * 1000),
+    databaseBytes: backup.info.size,
+    repositoryBytes: backup.info.repository.delta,
   }));
 }
 

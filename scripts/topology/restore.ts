@@ -30,6 +30,8 @@ export interface RestoreResult {
   readonly filesMs: number | null;
   /** PostgreSQL's redo of the archived WAL, fetching included (its `redo done … elapsed` line). */
   readonly redoMs: number | null;
+  /** How much WAL that redo went through: from `redo starts at <lsn>` to `redo done at <lsn>`. */
+  readonly redoBytes: number | null;
   /** From the files in place to the restored node promoted: PostgreSQL's start, the redo, the promotion. */
   readonly replayMs: number | null;
   /** From the command to the service answering again. */
@@ -109,7 +111,7 @@ export async function restore(state: TopologyState, repoRoot: string, to: Date |
     `${first.node.name} to restore and promote itself`,
   );
   const promotedAt = Date.now();
-  const { reached, redoMs } = replayOf(first.launch.logFile, logOffset);
+  const { reached, redoMs, redoBytes } = replayOf(first.launch.logFile, logOffset);
   const files = lastRestoreFigures(state.postgresDir);
   // Back to initdb: the bootstrap section matters again only when etcd forgets the cluster.
   writePatroniConfig(paths, first.node, around, state.passwords);
@@ -131,6 +133,7 @@ export async function restore(state: TopologyState, repoRoot: string, to: Date |
     reached,
     filesMs: files?.durationMs ?? null,
     redoMs,
+    redoBytes,
     replayMs: files ? promotedAt - files.endedAt : null,
     totalMs: performance.now() - startedAt,
   };
@@ -154,21 +157,33 @@ function emptyDataDir(paths: PostgresPaths, node: DatabaseNode): void {
 /**
  * What the restored node's PostgreSQL says of its replay in its log (written after
  * `fromOffset`): the time of the last transaction (`last completed transaction was at log time
- * <t>`) and how long the redo took (`redo done at … elapsed: <s> s`).
+ * <t>`), how long the redo took (`redo done at <lsn> … elapsed: <s> s`) and how much WAL it
+ * went through (from `redo starts at <lsn>` to that `<lsn>`, the start of the last record).
  * (pg_last_xact_replay_timestamp() would give the time too, but Patroni restarts PostgreSQL
  * after a custom bootstrap, which forgets it.)
  */
-function replayOf(logFile: string, fromOffset: number): { reached: Date | null; redoMs: number | null } {
+export function replayOf(
+  logFile: string,
+  fromOffset: number,
+): { reached: Date | null; redoMs: number | null; redoBytes: number | null } {
   const text = fs.readFileSync(logFile, 'utf8').slice(fromOffset);
   const last = [...text.matchAll(/last completed transaction was at log time (\S+) (\S+?)([+-]\d{2})(\d{2})?$/gm)].at(
     -1,
   );
-  const redo = [...text.matchAll(/redo done at .* elapsed: ([\d.]+) s$/gm)].at(-1);
+  const started = [...text.matchAll(/redo starts at ([0-9A-F]+\/[0-9A-F]+)/gm)].at(-1);
+  const done = [...text.matchAll(/redo done at ([0-9A-F]+\/[0-9A-F]+) .* elapsed: ([\d.]+) s$/gm)].at(-1);
   return {
     reached: last ? new Date(`${last[1]}T${last[2]}${last[3]}:${last[4] ?? '00'}`) : null,
-    redoMs: redo ? Number(redo[1]) * 1000 : null,
+    redoMs: done ? Number(done[2]) * 1000 : null,
+    redoBytes: started && done ? lsnBytes(done[1] as string) - lsnBytes(started[1] as string) : null,
   };
 }
+
+/** A WAL position (`16/B374D848`: the high and low 32 bits in hex) as a byte offset. */
+const lsnBytes = (lsn: string) => {
+  const [high, low] = lsn.split('/').map((half) => Number.parseInt(half, 16));
+  return (high as number) * 2 ** 32 + (low as number);
+};
 
 /**
  * The last restore's figures from pgBackRest's own log: how long copying the files took
