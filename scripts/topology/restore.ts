@@ -30,8 +30,13 @@ export interface RestoreResult {
   readonly filesMs: number | null;
   /** PostgreSQL's redo of the archived WAL, fetching included (its `redo done … elapsed` line). */
   readonly redoMs: number | null;
-  /** How much WAL that redo went through: from `redo starts at <lsn>` to `redo done at <lsn>`. */
+  /**
+   * How far that redo went: from `redo starts at <lsn>` to `redo done at <lsn>`. A span of WAL
+   * positions, so it counts the unused end of every segment switched early (archive_timeout).
+   */
   readonly redoBytes: number | null;
+  /** The WAL segments PostgreSQL fetched from the archive for it (`restored log file "<name>"`). */
+  readonly walSegments: readonly string[];
   /** From the files in place to the restored node promoted: PostgreSQL's start, the redo, the promotion. */
   readonly replayMs: number | null;
   /** From the command to the service answering again. */
@@ -111,7 +116,7 @@ export async function restore(state: TopologyState, repoRoot: string, to: Date |
     `${first.node.name} to restore and promote itself`,
   );
   const promotedAt = Date.now();
-  const { reached, redoMs, redoBytes } = replayOf(first.launch.logFile, logOffset);
+  const { reached, redoMs, redoBytes, walSegments } = replayOf(first.launch.logFile, logOffset);
   const files = lastRestoreFigures(state.postgresDir);
   // Back to initdb: the bootstrap section matters again only when etcd forgets the cluster.
   writePatroniConfig(paths, first.node, around, state.passwords);
@@ -134,6 +139,7 @@ export async function restore(state: TopologyState, repoRoot: string, to: Date |
     filesMs: files?.durationMs ?? null,
     redoMs,
     redoBytes,
+    walSegments,
     replayMs: files ? promotedAt - files.endedAt : null,
     totalMs: performance.now() - startedAt,
   };
@@ -158,14 +164,15 @@ function emptyDataDir(paths: PostgresPaths, node: DatabaseNode): void {
  * What the restored node's PostgreSQL says of its replay in its log (written after
  * `fromOffset`): the time of the last transaction (`last completed transaction was at log time
  * <t>`), how long the redo took (`redo done at <lsn> … elapsed: <s> s`) and how much WAL it
- * went through (from `redo starts at <lsn>` to that `<lsn>`, the start of the last record).
+ * went through (from `redo starts at <lsn>` to that `<lsn>`, the start of the last record), and
+ * the WAL segments it fetched from the archive (`restored log file "<segment>" from archive`).
  * (pg_last_xact_replay_timestamp() would give the time too, but Patroni restarts PostgreSQL
  * after a custom bootstrap, which forgets it.)
  */
 export function replayOf(
   logFile: string,
   fromOffset: number,
-): { reached: Date | null; redoMs: number | null; redoBytes: number | null } {
+): Pick<RestoreResult, 'reached' | 'redoMs' | 'redoBytes' | 'walSegments'> {
   const text = fs.readFileSync(logFile, 'utf8').slice(fromOffset);
   const last = [...text.matchAll(/last completed transaction was at log time (\S+) (\S+?)([+-]\d{2})(\d{2})?$/gm)].at(
     -1,
@@ -176,6 +183,9 @@ export function replayOf(
     reached: last ? new Date(`${last[1]}T${last[2]}${last[3]}:${last[4] ?? '00'}`) : null,
     redoMs: done ? Number(done[2]) * 1000 : null,
     redoBytes: started && done ? lsnBytes(done[1] as string) - lsnBytes(started[1] as string) : null,
+    walSegments: [...text.matchAll(/restored log file "([0-9A-F]{24})" from archive/g)].map(
+      (match) => match[1] as string,
+    ),
   };
 }
 
