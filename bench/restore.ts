@@ -102,17 +102,19 @@ export async function runRestore(options: RestoreBenchOptions): Promise<void> {
   const load = await loadArticles(state, options);
   console.log(
     `Loaded ${load.fingerprint.articles} articles (${options.seed}) in ${load.seconds.toFixed(1)} s, ` +
-      `${(load.walBytes / MB).toFixed(0)} MB of WAL; load average ${loadAverage()}`,
+      `${(load.walBytes / MB).toFixed(0)} MB of WAL positions; load average ${loadAverage()}`,
   );
 
   const run: Run = { state, repoRoot: settings.repoRoot, load };
-  const cases = [await restoreAndCheck(run, 'A: replay-heavy (backup before the load)', first, null)];
+  const replayHeavy = await restoreAndCheck(run, 'A: replay-heavy (backup before the load)', first, null);
+  expectReplayOfTheLoad(replayHeavy, load);
+  const cases = [replayHeavy];
   const started = performance.now();
   const afterLoad = await takeBackup(state, 'full');
   const backupSeconds = (performance.now() - started) / 1000;
   cases.push(await restoreAndCheck(run, 'B: files-heavy (full backup after the load)', afterLoad, backupSeconds));
 
-  console.log(`\n${formatTable(cases)}\n`);
+  console.log(`\n${formatTable(cases)}\n\n${formatSteps(cases)}\n`);
   console.log(`Load average at the end: ${loadAverage()}`);
   const file = writeResultsFile('restore', { machine: describeMachine(), options, load, cases });
   console.log(`Figures written to ${file}`);
@@ -195,6 +197,19 @@ async function restoreAndCheck(
   return { name, backup, backupSeconds, flushSeconds, result, archivedWalBytes, after, loadAverage: loadAverage() };
 }
 
+/**
+ * Case A is only replay-heavy if its redo went through every WAL record of the load: it must
+ * have started before the load's first and ended after its last, so its span covers the load's.
+ */
+function expectReplayOfTheLoad(replayHeavy: CaseFigures, load: Load): void {
+  const span = replayHeavy.result.redoBytes;
+  if (span === null || span < load.walBytes) {
+    throw new Error(
+      `${replayHeavy.name}: the redo spans ${megabytes(span)} MB, the load wrote ${megabytes(load.walBytes)} MB`,
+    );
+  }
+}
+
 /** Counts and an md5 of every row of the service's tables, each in a fixed order. */
 const FINGERPRINT = `SELECT (SELECT count(*) FROM articles)::int AS articles,
   (SELECT count(*) FROM article_tags)::int AS "tagLinks",
@@ -273,5 +288,28 @@ function formatTable(cases: readonly CaseFigures[]): string {
       loadAverage,
     ],
   );
-  return [header, header.map(() => '---'), ...rows].map((row) => `| ${row.join(' | ')} |`).join('\n');
+  return markdownTable(header, rows);
 }
+
+/** Where each restore's total went, a row per case. */
+function formatSteps(cases: readonly CaseFigures[]): string {
+  const header = [
+    'case',
+    'stop (instances, nodes, data)',
+    'restore to promotion',
+    'backup of the new timeline',
+    'replicas rebuilt, writes taken',
+    'instances back',
+    'total',
+  ];
+  const rows = cases.map(({ name, result: { stepsMs, totalMs } }) => [
+    name,
+    ...[stepsMs.stop, stepsMs.restore, stepsMs.backup, stepsMs.replicas, stepsMs.instances, totalMs].map(
+      (ms) => `${seconds(ms)} s`,
+    ),
+  ]);
+  return markdownTable(header, rows);
+}
+
+const markdownTable = (header: readonly string[], rows: readonly string[][]) =>
+  [header, header.map(() => '---'), ...rows].map((row) => `| ${row.join(' | ')} |`).join('\n');

@@ -41,6 +41,22 @@ export interface RestoreResult {
   readonly replayMs: number | null;
   /** From the command to the service answering again. */
   readonly totalMs: number;
+  /** Where that total went, step by step. */
+  readonly stepsMs: RestoreSteps;
+}
+
+/** The steps of a restore, in order, each in ms. */
+export interface RestoreSteps {
+  /** The instances and the nodes stopped, etcd's keys and the data folders emptied. */
+  readonly stop: number;
+  /** The first node's Patroni started to it answering as primary: files, redo, promotion. */
+  readonly restore: number;
+  /** The incremental backup of the new timeline, for the replicas. */
+  readonly backup: number;
+  /** The replicas rebuilt from it and streaming, the database HAProxy settled, a write taken. */
+  readonly replicas: number;
+  /** The instances started again, the front HAProxy answering /ready. */
+  readonly instances: number;
 }
 
 /**
@@ -82,6 +98,13 @@ export async function flushArchive(state: TopologyState): Promise<boolean> {
  */
 export async function restore(state: TopologyState, repoRoot: string, to: Date | 'latest'): Promise<RestoreResult> {
   const startedAt = performance.now();
+  let lapStartedAt = startedAt;
+  const lap = () => {
+    const now = performance.now();
+    const ms = now - lapStartedAt;
+    lapStartedAt = now;
+    return ms;
+  };
   const paths = postgresPathsOf(state, repoRoot);
   const patronis = state.components.filter((component) => component.node);
   const instances = state.components.filter((component) => component.kind === 'instance');
@@ -97,6 +120,7 @@ export async function restore(state: TopologyState, repoRoot: string, to: Date |
   );
   forgetCluster(state.etcdPort);
   for (const node of nodesOf(state)) emptyDataDir(paths, node);
+  const stop = lap();
 
   const [first, ...others] = patronis as (Component & { node: DatabaseNode })[];
   if (!first) throw new Error('no node to restore');
@@ -116,12 +140,14 @@ export async function restore(state: TopologyState, repoRoot: string, to: Date |
     `${first.node.name} to restore and promote itself`,
   );
   const promotedAt = Date.now();
+  const restoreMs = lap();
   const { reached, redoMs, redoBytes, walSegments } = replayOf(first.launch.logFile, logOffset);
   const files = lastRestoreFigures(state.postgresDir);
   // Back to initdb: the bootstrap section matters again only when etcd forgets the cluster.
   writePatroniConfig(paths, first.node, around, state.passwords);
 
   await takeBackup(state, 'incr');
+  const backup = lap();
   for (const component of others) {
     // A replica rebuilt from the repository: its config names initdb, unused once the cluster exists.
     writePatroniConfig(paths, component.node, around, state.passwords);
@@ -131,6 +157,7 @@ export async function restore(state: TopologyState, repoRoot: string, to: Date |
   await waitUntil(async () => isHealthy(await clusterMembers(nodes), NODES), RESTORE_TIMEOUT_MS, 'the replicas');
   await waitUntil(async () => dbRoutesSettled(state.stateDir, NODES), 60_000, 'the database HAProxy');
   await waitUntil(async () => takesWrites(state), 60_000, 'the primary to take writes');
+  const replicas = lap();
   for (const component of instances) await restartComponent(state, component);
   const front = state.components.find((component) => component.kind === 'haproxy');
   if (front) await waitUntilReady(front);
@@ -142,6 +169,7 @@ export async function restore(state: TopologyState, repoRoot: string, to: Date |
     walSegments,
     replayMs: files ? promotedAt - files.endedAt : null,
     totalMs: performance.now() - startedAt,
+    stepsMs: { stop, restore: restoreMs, backup, replicas, instances: lap() },
   };
 }
 
