@@ -164,7 +164,7 @@ async function loadArticles(state: TopologyState, options: RestoreBenchOptions):
 function topologyDatabase(state: TopologyState): BenchDatabase {
   return {
     kind: 'postgres',
-    url: state.urls.primaryDirect,
+    url: withoutStatementTimeout(state.urls.primaryDirect),
     description: 'the topology primary',
     removeArticlesAfter: async () => {},
     close: async () => {},
@@ -222,7 +222,10 @@ const FINGERPRINT = `SELECT (SELECT count(*) FROM articles)::int AS articles,
     (SELECT md5(string_agg(c::text, E'\\n' ORDER BY c.id)) FROM categories c))) AS digest`;
 
 async function fingerprintOf(state: TopologyState): Promise<Fingerprint> {
-  return onPrimary(state.urls.primaryDirect, async (client) => (await client.query<Fingerprint>(FINGERPRINT)).rows[0]);
+  return onPrimary(
+    withoutStatementTimeout(state.urls.primaryDirect),
+    async (client) => (await client.query<Fingerprint>(FINGERPRINT)).rows[0],
+  );
 }
 
 /** The primary's WAL position, in bytes. */
@@ -233,6 +236,16 @@ async function currentWal(state: TopologyState): Promise<number> {
     );
     return Number(rows[0]?.bytes);
   });
+}
+
+/**
+ * The service's role has a 2 s statement_timeout of its own (deploy/postgres/setup.sql): right
+ * for requests, not for loading 100,000 articles in one statement or digesting every row.
+ */
+function withoutStatementTimeout(url: string): string {
+  const unbounded = new URL(url);
+  unbounded.searchParams.set('options', '-c statement_timeout=0');
+  return unbounded.toString();
 }
 
 async function onPrimary<T>(url: string, work: (client: Client) => Promise<T | undefined>): Promise<T> {
