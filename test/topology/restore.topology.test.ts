@@ -7,16 +7,26 @@ import { promisify } from 'node:util';
 import { Client } from 'pg';
 import { listBackups, takeBackup } from '../../scripts/topology/backups';
 import { clusterMembers, killNode, postmasterPid } from '../../scripts/topology/patroni';
+import { flushArchive } from '../../scripts/topology/restore';
 import { REPO_ROOT, settingsFromEnv, type TopologySettings } from '../../scripts/topology/settings';
 import type { TopologyState } from '../../scripts/topology/state';
-import { down, isHealthy, NODES, nodesOf, up } from '../../scripts/topology/topology';
+import { down, isHealthy, NODES, nodesOf, switchover, up } from '../../scripts/topology/topology';
 import { freePort } from '../support/free-port';
+import { countAnomalies } from '../support/history/anomaly';
+import { checkHistory } from '../support/history/check-history';
+import { CUT_AT_POINT, historyUpTo } from '../support/history/history-at';
+import { historyFigures } from '../support/history/history-figures';
+import { readPrimaryArticles } from '../support/history/primary-articles';
 import { FailoverLoad, type KeyedCreate, TWENTY_CLIENTS } from '../support/load/failover-load';
+import type { RequestRecord } from '../support/load/request-log';
+import { gapsAcrossFork, readWalArchive } from '../support/wal-archive';
 
 const run = promisify(execFile);
 const CLI = path.join(REPO_ROOT, 'dist', 'scripts', 'topology', 'cli.js');
 /** Traffic before the backup, between the backup and T, and after T. */
 const PHASE_MS = 5_000;
+/** From T to the switchover: T is in the old timeline's last seconds, likely in the segment it forks in. */
+const BEFORE_SWITCHOVER_MS = 1_500;
 const ARTIFACTS = path.resolve(__dirname, '../../test-artifacts/topology');
 
 /** One figure line per restore, printed at the end (docs/RELIABILITY.md and deploy/README.md quote them). */
@@ -28,13 +38,18 @@ const figures: string[] = [];
  * deleted, then `restore --to T`: what was acknowledged before T is back whole, what was sent
  * after T is absent, keys claimed before T replay. Then every node lost (killed, data folders
  * deleted) and `restore --to latest`: what the archive had, and what it had not (the recovery
- * point). Restores run through the command (`npm run topology -- restore`), as an operator would.
+ * point). Between the two, T just before a switchover: the archive goes on across the timelines,
+ * `latest` reaches past the switchover and `--to T` stops on the old timeline. After each restore
+ * the whole history of the drill's requests, cut at the point restored to, shows no anomaly.
+ * Restores run through the command (`npm run topology -- restore`), as an operator would.
  */
 describe('topology restore drill', () => {
   let settings: TopologySettings;
   let state: TopologyState;
   let workDir: string;
   let env: NodeJS.ProcessEnv;
+  /** Every request of the drill's loads, as the cluster restored last knows them (historyUpTo). */
+  let history: RequestRecord[] = [];
 
   beforeAll(async () => {
     // The command runs from dist/, as `npm run topology` builds it (npm run test:topology builds src/ only).
@@ -104,7 +119,7 @@ describe('topology restore drill', () => {
     await sleep(PHASE_MS);
     const target = new Date();
     await sleep(PHASE_MS);
-    await load.stop();
+    history.push(...(await load.stop()));
 
     // The loss: every article, every key and every term, deleted on the primary.
     await onPrimary(state, 'TRUNCATE articles, tags, categories, idempotency_keys CASCADE');
@@ -112,25 +127,15 @@ describe('topology restore drill', () => {
 
     const { stdout } = await topology('restore', '--to', target.toISOString());
     const reached = restoredTime(stdout);
+    const checked = await checkRestoredHistory(target);
     figures.push(
-      `restore to T (backup ${backup.label}, T ${PHASE_MS / 1000} s after it): ${figureLine(stdout)}; reached ${reached?.toISOString()} for T ${target.toISOString()}`,
+      `restore to T (backup ${backup.label}, T ${PHASE_MS / 1000} s after it): ${figureLine(stdout)}; reached ${reached?.toISOString()} for T ${target.toISOString()}; ${checked.line}`,
     );
     expect(reached).not.toBeNull();
     expect(reached?.getTime()).toBeLessThanOrEqual(target.getTime());
     expect(isHealthy(await clusterMembers(nodesOf(state)), NODES)).toBe(true);
-
-    const stored = await storedArticles(state, runId);
-    const byTitle = new Map(stored.map((row) => [row.title, row]));
-    const before = load.keys.filter((key) => key.ackedAt !== null && key.ackedAt < target.getTime());
-    const after = load.keys.filter((key) => key.invokedAt !== null && key.invokedAt > target.getTime());
-    expect(before.length).toBeGreaterThan(50);
-    expect(after.length).toBeGreaterThan(50);
-    // Acknowledged before T: back, with its id, content, own tag, shared tag and category.
-    const missing = before.filter((key) => !isWhole(byTitle.get(`fo ${key.key}`), key));
-    expect(missing.map((key) => key.key)).toEqual([]);
-    // Sent after T: absent. (Sent before T and acknowledged after it: either, never twice.)
-    expect(after.filter((key) => byTitle.has(`fo ${key.key}`)).map((key) => key.key)).toEqual([]);
-    expect(stored.length).toBe(byTitle.size);
+    const before = await expectRestoredTo(target, load.keys, runId);
+    expect(checked.anomalies).toEqual([]);
 
     // A key claimed before T replays its article (the service answers it again, it does not create another).
     for (const key of before.filter((_, index) => index % 10 === 0)) {
@@ -149,6 +154,69 @@ describe('topology restore drill', () => {
     }
   }, 600_000);
 
+  it('restores to a time T just before a switchover: the archive goes on across timelines, latest reaches past it, T stops before it', async () => {
+    const runId = `tl${Date.now().toString(36)}`;
+    const load = new FailoverLoad({
+      baseUrl: state.lbUrl,
+      runId,
+      ...TWENTY_CLIENTS,
+    }).start();
+    await sleep(PHASE_MS);
+    const target = new Date();
+    const targetWal = await currentWalFile(state);
+    await sleep(BEFORE_SWITCHOVER_MS);
+    const { from, to } = await switchover(state);
+    const switchedAt = Date.now();
+    // Writes on the new timeline, then its segment archived: the archive must hold both sides of the fork.
+    await sleep(PHASE_MS);
+    history.push(...(await load.stop()));
+    expect(await flushArchive(state)).toBe(true);
+    const archive = readWalArchive(state.postgresDir);
+    const timeline = Math.max(...archive.forks.keys());
+    const fork = archive.forks.get(timeline);
+    figures.push(
+      `switchover ${from} -> ${to} asked ${BEFORE_SWITCHOVER_MS / 1000} s after T, done ${((switchedAt - target.getTime()) / 1000).toFixed(1)} s after: ` +
+        `T in WAL ${targetWal}, timeline ${timeline} forked from ${fork?.parent} in segment ${fork?.segment.toString(16).toUpperCase()}; ` +
+        `archive gaps ${JSON.stringify(gapsAcrossFork(archive, timeline))}`,
+    );
+    expect(gapsAcrossFork(archive, timeline)).toEqual([]);
+
+    // latest first: a restore promotes onto a timeline of its own, and latest follows the newest
+    // timeline, so after the restore to T it would end at T, never past the switchover.
+    const latest = await topology('restore', '--to', 'latest');
+    const reachedLatest = restoredTime(latest.stdout);
+    expect(reachedLatest).not.toBeNull();
+    const checkedLatest = await checkRestoredHistory(reachedLatest ?? new Date(0));
+    const storedLatest = new Map((await storedArticles(state, runId)).map((row) => [row.title, row]));
+    const ackedOnNewTimeline = load.keys.filter(
+      (key) => key.ackedAt !== null && key.ackedAt > switchedAt && key.ackedAt < (reachedLatest?.getTime() ?? 0),
+    );
+    figures.push(
+      `restore to latest after the switchover: ${figureLine(latest.stdout)}; reached ${reachedLatest?.toISOString()}, ` +
+        `${(((reachedLatest?.getTime() ?? 0) - switchedAt) / 1000).toFixed(1)} s past the switchover, ` +
+        `${ackedOnNewTimeline.length} writes acknowledged on the new timeline before it; ${checkedLatest.line}`,
+    );
+    expect(reachedLatest?.getTime()).toBeGreaterThan(switchedAt);
+    expect(ackedOnNewTimeline.length).toBeGreaterThan(20);
+    expect(
+      ackedOnNewTimeline.filter((key) => !isWhole(storedLatest.get(`fo ${key.key}`), key)).map((key) => key.key),
+    ).toEqual([]);
+    expect(checkedLatest.anomalies).toEqual([]);
+
+    const { stdout } = await topology('restore', '--to', target.toISOString());
+    const reached = restoredTime(stdout);
+    const checked = await checkRestoredHistory(target);
+    figures.push(
+      `restore to T ${BEFORE_SWITCHOVER_MS / 1000} s before a switchover: ${figureLine(stdout)}; ` +
+        `reached ${reached?.toISOString()} for T ${target.toISOString()}; ${checked.line}`,
+    );
+    expect(reached).not.toBeNull();
+    expect(reached?.getTime()).toBeLessThanOrEqual(target.getTime());
+    expect(isHealthy(await clusterMembers(nodesOf(state)), NODES)).toBe(true);
+    await expectRestoredTo(target, load.keys, runId);
+    expect(checked.anomalies).toEqual([]);
+  }, 600_000);
+
   it('every node lost: restores to latest and reports the recovery point', async () => {
     const runId = `lost${Date.now().toString(36)}`;
     const load = new FailoverLoad({
@@ -161,11 +229,12 @@ describe('topology restore drill', () => {
     const lostAt = Date.now();
     for (const component of state.components.filter((c) => c.node)) killNode(component);
     for (const node of nodesOf(state)) fs.rmSync(node.dataDir, { recursive: true, force: true });
-    await load.stop();
+    history.push(...(await load.stop()));
 
     const { stdout } = await topology('restore', '--to', 'latest');
     const reached = restoredTime(stdout);
     expect(reached).not.toBeNull();
+    const checked = await checkRestoredHistory(reached ?? new Date(0));
     expect(isHealthy(await clusterMembers(nodesOf(state)), NODES)).toBe(true);
 
     const stored = new Map((await storedArticles(state, runId)).map((row) => [row.title, row]));
@@ -175,8 +244,10 @@ describe('topology restore drill', () => {
     figures.push(
       `restore to latest after every node lost: ${figureLine(stdout)}; reached ${reached?.toISOString()}, ` +
         `${lost.length} of ${acked.length} acknowledged writes lost, ` +
-        `${((lastAcked - (reached?.getTime() ?? lastAcked)) / 1000).toFixed(1)} s between the last acknowledged write and the point reached`,
+        `${((lastAcked - (reached?.getTime() ?? lastAcked)) / 1000).toFixed(1)} s between the last acknowledged write and the point reached; ` +
+        checked.line,
     );
+    expect(checked.anomalies).toEqual([]);
     // What was restored is a prefix of the history: every write acknowledged before the point reached is there, whole.
     const beforeReached = acked.filter((key) => (key.ackedAt ?? 0) < (reached?.getTime() ?? 0));
     expect(beforeReached.filter((key) => !isWhole(stored.get(`fo ${key.key}`), key)).map((key) => key.key)).toEqual([]);
@@ -184,6 +255,37 @@ describe('topology restore drill', () => {
     expect(lastAcked - (reached?.getTime() ?? 0)).toBeLessThan(10_000);
     expect((await fetch(`${state.lbUrl}/ready`)).status).toBe(200);
   }, 600_000);
+
+  /**
+   * The drill's history cut at the point the cluster was restored to (what happened after it never
+   * happened there), checked against every article the restored primary holds.
+   */
+  async function checkRestoredHistory(point: Date) {
+    const recorded = history.length;
+    history = historyUpTo(history, point);
+    const anomalies = checkHistory(history, await readPrimaryArticles(state.urls.primaryDirect));
+    const cut = `${recorded - history.length} dropped, ${history.filter((r) => r.failure === CUT_AT_POINT).length} unknown`;
+    const line = `history ${JSON.stringify(historyFigures(history))} (cut: ${cut}), anomalies ${JSON.stringify(countAnomalies(anomalies))}`;
+    return { anomalies, line };
+  }
+
+  /**
+   * After a restore to `target`: every key acknowledged before it is back whole, none sent after
+   * it is stored, no title twice. (Sent before T and acknowledged after it: either, never twice.)
+   * Answers the keys acknowledged before T.
+   */
+  async function expectRestoredTo(target: Date, keys: readonly KeyedCreate[], runId: string): Promise<KeyedCreate[]> {
+    const stored = await storedArticles(state, runId);
+    const byTitle = new Map(stored.map((row) => [row.title, row]));
+    const before = keys.filter((key) => key.ackedAt !== null && key.ackedAt < target.getTime());
+    const after = keys.filter((key) => key.invokedAt !== null && key.invokedAt > target.getTime());
+    expect(before.length).toBeGreaterThan(50);
+    expect(after.length).toBeGreaterThan(50);
+    expect(before.filter((key) => !isWhole(byTitle.get(`fo ${key.key}`), key)).map((key) => key.key)).toEqual([]);
+    expect(after.filter((key) => byTitle.has(`fo ${key.key}`)).map((key) => key.key)).toEqual([]);
+    expect(stored.length).toBe(byTitle.size);
+    return before;
+  }
 
   /** The postmaster pid of the leader: a refused command must not have touched the cluster. */
   async function leaderPid(): Promise<number | null> {
@@ -201,6 +303,18 @@ function restoredTime(stdout: string): Date | null {
 
 /** The command's second line: files, WAL replay and total time. */
 const figureLine = (stdout: string) => stdout.match(/^restore files .*$/m)?.[0] ?? '(no figures)';
+
+/** The primary's current WAL file (as the superuser, through the database HAProxy): the segment a moment's writes are in. */
+async function currentWalFile(state: TopologyState): Promise<string> {
+  const client = new Client({ connectionString: state.urls.superuser });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ wal: string }>('SELECT pg_walfile_name(pg_current_wal_lsn()) AS wal');
+    return rows[0]?.wal ?? '?';
+  } finally {
+    await client.end();
+  }
+}
 
 async function onPrimary(state: TopologyState, sql: string): Promise<void> {
   const client = new Client({ connectionString: state.urls.primaryDirect });
