@@ -23,10 +23,10 @@ export function readWalArchive(postgresDir: string): WalArchive {
       if (entry.isDirectory()) walk(file);
       const history = entry.name.match(/^([0-9A-F]{8})\.history$/);
       if (history?.[1]) forks.set(Number.parseInt(history[1], 16), lastFork(fs.readFileSync(file, 'utf8')));
-      const wal = entry.name.match(/^([0-9A-F]{8})([0-9A-F]{8})([0-9A-F]{8})-/);
-      if (wal?.[1] && wal[2] && wal[3]) {
-        const timeline = Number.parseInt(wal[1], 16);
-        const segment = Number.parseInt(wal[2], 16) * 0x100 + Number.parseInt(wal[3], 16);
+      // A whole segment: its 24-character name, then its checksum (a `.partial` has its suffix between).
+      if (/^[0-9A-F]{24}-/.test(entry.name)) {
+        const timeline = Number.parseInt(entry.name.slice(0, 8), 16);
+        const segment = segmentOfWalFile(entry.name.slice(0, 24));
         segments.set(
           timeline,
           [...(segments.get(timeline) ?? []), segment].sort((a, b) => a - b),
@@ -36,6 +36,11 @@ export function readWalArchive(postgresDir: string): WalArchive {
   };
   walk(path.join(backupDirs(postgresDir).repo, 'archive', STANZA));
   return { segments, forks };
+}
+
+/** A WAL file name's segment number (`<timeline><log><seg>`: 256 segments of 16 MiB a log). */
+export function segmentOfWalFile(name: string): number {
+  return Number.parseInt(name.slice(8, 16), 16) * 0x100 + Number.parseInt(name.slice(16, 24), 16);
 }
 
 /**

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { gapsAcrossFork, readWalArchive } from '../../support/wal-archive';
+import { gapsAcrossFork, readWalArchive, segmentOfWalFile } from '../../support/wal-archive';
 
 /** What pgBackRest appends to a segment's name: its checksum and compression. */
 const SHA = '-0123456789abcdef0123456789abcdef01234567.lz4';
@@ -46,6 +46,7 @@ describe('the WAL archive across a timeline switch', () => {
     expect(archive.segments.get(2)).toEqual([0x0a, 0x0b]);
     expect(archive.segments.get(3)).toEqual([0x0c, 0x100]);
     expect(archive.forks.get(3)).toEqual({ parent: 2, segment: 0x0c });
+    expect(segmentOfWalFile('00000002000000010000000F')).toBe(0x10f);
   });
 
   it('finds nothing missing when the parent ends before the fork segment and the new timeline goes on from it', () => {
