@@ -7,10 +7,11 @@ import { promisify } from 'node:util';
 import { Client } from 'pg';
 import { listBackups, takeBackup } from '../../scripts/topology/backups';
 import { clusterMembers, killNode, postmasterPid } from '../../scripts/topology/patroni';
+import { waitUntil } from '../../scripts/topology/processes';
 import { flushArchive } from '../../scripts/topology/restore';
 import { REPO_ROOT, settingsFromEnv, type TopologySettings } from '../../scripts/topology/settings';
-import type { TopologyState } from '../../scripts/topology/state';
-import { down, isHealthy, NODES, nodesOf, switchover, up } from '../../scripts/topology/topology';
+import { loadState, type TopologyState } from '../../scripts/topology/state';
+import { down, isHealthy, NODES, nodesOf, takesWrites, up } from '../../scripts/topology/topology';
 import { freePort } from '../support/free-port';
 import { countAnomalies } from '../support/history/anomaly';
 import { checkHistory } from '../support/history/check-history';
@@ -19,14 +20,14 @@ import { historyFigures } from '../support/history/history-figures';
 import { readPrimaryArticles } from '../support/history/primary-articles';
 import { FailoverLoad, type KeyedCreate, TWENTY_CLIENTS } from '../support/load/failover-load';
 import type { RequestRecord } from '../support/load/request-log';
-import { gapsAcrossFork, readWalArchive } from '../support/wal-archive';
+import { gapsAcrossFork, readWalArchive, segmentOfWalFile } from '../support/wal-archive';
 
 const run = promisify(execFile);
 const CLI = path.join(REPO_ROOT, 'dist', 'scripts', 'topology', 'cli.js');
 /** Traffic before the backup, between the backup and T, and after T. */
 const PHASE_MS = 5_000;
-/** From T to the switchover: T is in the old timeline's last seconds, likely in the segment it forks in. */
-const BEFORE_SWITCHOVER_MS = 1_500;
+/** From T to the leader's death: T in the old timeline's last seconds. */
+const BEFORE_FAILOVER_MS = 1_500;
 const ARTIFACTS = path.resolve(__dirname, '../../test-artifacts/topology');
 
 /** One figure line per restore, printed at the end (docs/RELIABILITY.md and deploy/README.md quote them). */
@@ -38,8 +39,8 @@ const figures: string[] = [];
  * deleted, then `restore --to T`: what was acknowledged before T is back whole, what was sent
  * after T is absent, keys claimed before T replay. Then every node lost (killed, data folders
  * deleted) and `restore --to latest`: what the archive had, and what it had not (the recovery
- * point). Between the two, T just before a switchover: the archive goes on across the timelines,
- * `latest` reaches past the switchover and `--to T` stops on the old timeline. After each restore
+ * point). Between the two, T just before a failover (the leader killed): the archive goes on
+ * across the timelines, `latest` reaches past the failover and `--to T` stops on the old timeline. After each restore
  * the whole history of the drill's requests, cut at the point restored to, shows no anomaly.
  * Restores run through the command (`npm run topology -- restore`), as an operator would.
  */
@@ -75,6 +76,18 @@ describe('topology restore drill', () => {
   }, 120_000);
 
   const topology = (...args: string[]) => run(process.execPath, [CLI, ...args], { env, maxBuffer: 1 << 20 });
+
+  /**
+   * `restore --to <to>` through the command, then the state it wrote: the restore starts every
+   * Patroni again, and a pid kept from before would have a kill miss the node (or hit another process).
+   */
+  async function restoreTo(to: string) {
+    const result = await topology('restore', '--to', to);
+    const restored = loadState(settings.stateDir);
+    if (!restored) throw new Error(`no topology state in ${settings.stateDir} after the restore`);
+    state = restored;
+    return result;
+  }
 
   it('the cluster came up archiving, with a full backup; status lists it', async () => {
     const [first] = listBackups(state);
@@ -125,7 +138,7 @@ describe('topology restore drill', () => {
     await onPrimary(state, 'TRUNCATE articles, tags, categories, idempotency_keys CASCADE');
     expect(await storedArticles(state, runId)).toEqual([]);
 
-    const { stdout } = await topology('restore', '--to', target.toISOString());
+    const { stdout } = await restoreTo(target.toISOString());
     const reached = restoredTime(stdout);
     const checked = await checkRestoredHistory(target);
     figures.push(
@@ -154,60 +167,58 @@ describe('topology restore drill', () => {
     }
   }, 600_000);
 
-  it('restores to a time T just before a switchover: the archive goes on across timelines, latest reaches past it, T stops before it', async () => {
+  it('restores to a time T just before a failover: the archive goes on across timelines, latest reaches past it, T stops before it', async () => {
     const runId = `tl${Date.now().toString(36)}`;
     const load = new FailoverLoad({
       baseUrl: state.lbUrl,
       runId,
       ...TWENTY_CLIENTS,
     }).start();
-    await sleep(PHASE_MS);
-    const target = new Date();
-    const targetWal = await currentWalFile(state);
-    await sleep(BEFORE_SWITCHOVER_MS);
-    const { from, to } = await switchover(state);
-    const switchedAt = Date.now();
-    // Writes on the new timeline, then its segment archived: the archive must hold both sides of the fork.
-    await sleep(PHASE_MS);
-    history.push(...(await load.stop()));
+    // The load stops whatever happens: left running, it would write into the next case.
+    const { target, targetWal, from, to, failedOverAt } = await targetThenFailover().finally(async () => {
+      history.push(...(await load.stop()));
+    });
     expect(await flushArchive(state)).toBe(true);
     const archive = readWalArchive(state.postgresDir);
     const timeline = Math.max(...archive.forks.keys());
     const fork = archive.forks.get(timeline);
     figures.push(
-      `switchover ${from} -> ${to} asked ${BEFORE_SWITCHOVER_MS / 1000} s after T, done ${((switchedAt - target.getTime()) / 1000).toFixed(1)} s after: ` +
+      `failover ${from} killed ${BEFORE_FAILOVER_MS / 1000} s after T, ${to} taking writes ${((failedOverAt - target.getTime()) / 1000).toFixed(1)} s after: ` +
         `T in WAL ${targetWal}, timeline ${timeline} forked from ${fork?.parent} in segment ${fork?.segment.toString(16).toUpperCase()}; ` +
         `archive gaps ${JSON.stringify(gapsAcrossFork(archive, timeline))}`,
     );
     expect(gapsAcrossFork(archive, timeline)).toEqual([]);
+    expect(segmentOfWalFile(targetWal)).toBe(fork?.segment);
+    // The dead primary never archived that segment whole: only the new timeline's copy holds T.
+    expect(archive.segments.get(fork?.parent ?? 0)).not.toContain(fork?.segment);
 
     // latest first: a restore promotes onto a timeline of its own, and latest follows the newest
-    // timeline, so after the restore to T it would end at T, never past the switchover.
-    const latest = await topology('restore', '--to', 'latest');
+    // timeline, so after the restore to T it would end at T, never past the failover.
+    const latest = await restoreTo('latest');
     const reachedLatest = restoredTime(latest.stdout);
     expect(reachedLatest).not.toBeNull();
     const checkedLatest = await checkRestoredHistory(reachedLatest ?? new Date(0));
     const storedLatest = new Map((await storedArticles(state, runId)).map((row) => [row.title, row]));
     const ackedOnNewTimeline = load.keys.filter(
-      (key) => key.ackedAt !== null && key.ackedAt > switchedAt && key.ackedAt < (reachedLatest?.getTime() ?? 0),
+      (key) => key.ackedAt !== null && key.ackedAt > failedOverAt && key.ackedAt < (reachedLatest?.getTime() ?? 0),
     );
     figures.push(
-      `restore to latest after the switchover: ${figureLine(latest.stdout)}; reached ${reachedLatest?.toISOString()}, ` +
-        `${(((reachedLatest?.getTime() ?? 0) - switchedAt) / 1000).toFixed(1)} s past the switchover, ` +
+      `restore to latest after the failover: ${figureLine(latest.stdout)}; reached ${reachedLatest?.toISOString()}, ` +
+        `${(((reachedLatest?.getTime() ?? 0) - failedOverAt) / 1000).toFixed(1)} s past the failover, ` +
         `${ackedOnNewTimeline.length} writes acknowledged on the new timeline before it; ${checkedLatest.line}`,
     );
-    expect(reachedLatest?.getTime()).toBeGreaterThan(switchedAt);
+    expect(reachedLatest?.getTime()).toBeGreaterThan(failedOverAt);
     expect(ackedOnNewTimeline.length).toBeGreaterThan(20);
     expect(
       ackedOnNewTimeline.filter((key) => !isWhole(storedLatest.get(`fo ${key.key}`), key)).map((key) => key.key),
     ).toEqual([]);
     expect(checkedLatest.anomalies).toEqual([]);
 
-    const { stdout } = await topology('restore', '--to', target.toISOString());
+    const { stdout } = await restoreTo(target.toISOString());
     const reached = restoredTime(stdout);
     const checked = await checkRestoredHistory(target);
     figures.push(
-      `restore to T ${BEFORE_SWITCHOVER_MS / 1000} s before a switchover: ${figureLine(stdout)}; ` +
+      `restore to T ${BEFORE_FAILOVER_MS / 1000} s before a failover: ${figureLine(stdout)}; ` +
         `reached ${reached?.toISOString()} for T ${target.toISOString()}; ${checked.line}`,
     );
     expect(reached).not.toBeNull();
@@ -231,7 +242,7 @@ describe('topology restore drill', () => {
     for (const node of nodesOf(state)) fs.rmSync(node.dataDir, { recursive: true, force: true });
     history.push(...(await load.stop()));
 
-    const { stdout } = await topology('restore', '--to', 'latest');
+    const { stdout } = await restoreTo('latest');
     const reached = restoredTime(stdout);
     expect(reached).not.toBeNull();
     const checked = await checkRestoredHistory(reached ?? new Date(0));
@@ -285,6 +296,45 @@ describe('topology restore drill', () => {
     expect(after.filter((key) => byTitle.has(`fo ${key.key}`)).map((key) => key.key)).toEqual([]);
     expect(stored.length).toBe(byTitle.size);
     return before;
+  }
+
+  /**
+   * Under load: T in a fresh segment, the leader killed BEFORE_FAILOVER_MS later, writes on the
+   * new timeline for PHASE_MS. A fresh segment at T, the one before it archived: no
+   * archive_timeout (5 s) switch comes before the leader dies, and a killed primary does not
+   * switch on its way out (a clean shutdown, as in a switchover, would), so T's writes are in the
+   * segment the new timeline forks in, which the archive holds on the old timeline only as a
+   * .partial: the restore to T must read it from the new timeline's copy.
+   */
+  async function targetThenFailover() {
+    await sleep(PHASE_MS);
+    expect(await flushArchive(state)).toBe(true);
+    const target = new Date();
+    const targetWal = await currentWalFile(state);
+    await sleep(BEFORE_FAILOVER_MS);
+    const { from, to } = await killLeader();
+    const failedOverAt = Date.now();
+    await sleep(PHASE_MS);
+    return { target, targetWal, from, to, failedOverAt };
+  }
+
+  /** The leader's node killed (Patroni and PostgreSQL, SIGKILL); answers once another node is leader and takes writes. */
+  async function killLeader(): Promise<{ from: string; to: string }> {
+    const leaderName = async () => (await clusterMembers(nodesOf(state))).find((m) => m.role === 'leader')?.name;
+    const from = await leaderName();
+    const patroni = state.components.find((component) => component.node && component.node.name === from);
+    if (!from || !patroni) throw new Error('no leader to kill');
+    killNode(patroni);
+    let to: string | undefined;
+    await waitUntil(
+      async () => {
+        to = await leaderName();
+        return to !== undefined && to !== from && (await takesWrites(state));
+      },
+      90_000,
+      'a new leader taking writes',
+    );
+    return { from, to: to ?? '?' };
   }
 
   /** The postmaster pid of the leader: a refused command must not have touched the cluster. */
