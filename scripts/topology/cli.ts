@@ -4,11 +4,12 @@ import { backupLines, listBackups, takeBackup } from './backups';
 import { lastArchivedWal } from './pgbackrest';
 import { flushArchive, restore } from './restore';
 import { roll } from './roll';
+import { type NodeRollStep, rollNodes } from './roll-nodes';
 import { defaultStateDir, settingsFromEnv } from './settings';
 import { describeComponent, loadState, type TopologyState } from './state';
 import { down, roleLines, status, switchover, up } from './topology';
 
-const USAGE = `Usage: npm run topology -- up | status | switchover | roll | backup [--type full|diff|incr]
+const USAGE = `Usage: npm run topology -- up | status | switchover | roll | roll-nodes | backup [--type full|diff|incr]
                            | restore --to <ISO 8601 time | latest> | down
 
 up          starts etcd, three PostgreSQL 15 nodes under Patroni, the database HAProxy,
@@ -24,6 +25,10 @@ switchover  hands the primary role to the synchronous standby (Patroni), returns
 roll        replaces each service instance in turn with a fresh process of the current build:
             out of HAProxy, its requests finished, stopped, started, ready, back in; prints
             "rolled <server> <old pid> -> <new pid> in <ms> ms" per instance
+roll-nodes  restarts every PostgreSQL node (Patroni and PostgreSQL) in turn: the replicas, each
+            out of the database HAProxy until it streams as a synchronous standby again, then
+            a switchover, then the old primary; prints "restarted <node> <old pid> -> <new pid>
+            in <ms> ms" per node and "switched over from <node> to <node> in <ms> ms"
 backup      backs up the primary into the repository (full unless --type says), prints
             "backup <label> <end time, ISO 8601>"
 restore     stops the instances and the nodes, restores the cluster through Patroni to --to (a
@@ -89,6 +94,12 @@ async function main({ command, type, to }: Invocation): Promise<number> {
       );
       return 0;
     }
+    case 'roll-nodes': {
+      const state = runningState(settings.stateDir);
+      if (!state) return 1;
+      await rollNodes(state, (step) => console.log(describeStep(step)));
+      return 0;
+    }
     case 'backup': {
       const state = runningState(settings.stateDir);
       if (!state) return 1;
@@ -124,6 +135,12 @@ async function main({ command, type, to }: Invocation): Promise<number> {
       console.error(USAGE);
       return command === undefined ? 0 : 2;
   }
+}
+
+function describeStep(step: NodeRollStep): string {
+  return step.kind === 'restarted'
+    ? `restarted ${step.node} ${step.oldPid} -> ${step.newPid} in ${step.ms} ms`
+    : `switched over from ${step.from} to ${step.to} in ${step.ms} ms`;
 }
 
 /** The state of a topology that was brought up, or null (said on stderr). */

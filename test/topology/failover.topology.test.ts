@@ -30,6 +30,8 @@ const STEADY_MS = 4_000;
 const AFTER_RECOVERY_MS = 4_000;
 const PARTITION_MS = 30_000;
 const NODE_DEATH_RUNS = 3;
+/** The issue's "in 5 of 5 runs". */
+const SWITCHOVER_RUNS = 5;
 const TIMELINE_DIR = path.resolve(__dirname, '../../test-artifacts/topology');
 
 const isOk = (record: RequestRecord) => record.status !== null && record.status >= 200 && record.status < 300;
@@ -231,15 +233,31 @@ describe('topology failover', () => {
     for (const ms of rejoins) expect(ms).toBeLessThanOrEqual(REJOIN_BOUND_MS);
   }, 600_000);
 
-  it('a planned switchover: writes pause at most 5 s, nothing lost or doubled, reads stay up', async () => {
-    const result = await scenario('switchover', async (mark) => {
-      const { to } = await switchover(state);
-      mark(`switchover returned (${to} primary)`);
-    });
-    expectSafe(result);
-    expect(result.longestWriteGapMs).toBeLessThanOrEqual(SWITCHOVER_PAUSE_MS);
-    expect(isHealthy(await clusterMembers(nodesOf(state)), NODES) || (await rejoin()) > 0).toBe(true);
-  }, 300_000);
+  it('a planned switchover, 5 times: writes pause at most 5 s, every answer within 3 s, nothing lost or doubled, reads stay up', async () => {
+    const runs: Figures[] = [];
+    for (let run = 1; run <= SWITCHOVER_RUNS; run++) {
+      runs.push(
+        await scenario(`switchover ${run}`, async (mark) => {
+          const { to } = await switchover(state);
+          mark(`switchover returned (${to} primary)`);
+        }),
+      );
+      // The old primary follows the new one as a synchronous standby before the next run.
+      await waitUntil(
+        async () => isHealthy(await clusterMembers(nodesOf(state)), NODES),
+        REJOIN_BOUND_MS,
+        'the old primary to follow as a synchronous standby',
+      );
+    }
+    console.log(
+      `switchover: longest write pause ${runs.map((r) => r.longestWriteGapMs).join(', ')} ms; ` +
+        `slowest answer ${runs.map((r) => r.slowestMs).join(', ')} ms`,
+    );
+    for (const result of runs) {
+      expectSafe(result);
+      expect(result.longestWriteGapMs).toBeLessThanOrEqual(SWITCHOVER_PAUSE_MS);
+    }
+  }, 600_000);
 
   it('the primary cut off from etcd and the other nodes for 30 s: it acknowledges nothing the new primary lacks; writes back within 15 s', async () => {
     const network = state.network;
