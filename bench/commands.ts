@@ -7,6 +7,7 @@ import type * as PagesBench from './pages';
 import type * as Profiling from './profile';
 import type * as ProfileSummary from './profile-summary';
 import type * as ReportFile from './report-file';
+import type * as RestoreBench from './restore';
 import type * as HttpBench from './run';
 import { SCENARIOS } from './scenarios';
 import type * as Seeding from './seed-at-size';
@@ -53,6 +54,14 @@ service, N (2000) articles; the whole list's first byte, end and round trips on 
 --tuned-tcp: on that link only, no slow start after idle on PostgreSQL's side and initial
 windows of 64 segments (what an operator can do about TCP slow start).`;
 
+const RESTORE_USAGE = `npm run bench -- restore [--articles N] [--seed api|sql] [--instances N]
+As root, with no other topology running: a topology of its own, N (100000) articles loaded
+through the API (--seed api, one transaction each) or in SQL (--seed sql, a few statements),
+then restore --to latest from the backup taken before the load (every WAL record replayed) and
+from a full backup taken after it (the files); per restore the files, WAL replay and total
+times, the WAL replayed and the backup's size; each restore is checked row for row.
+--instances (2) service instances behind HAProxy.`;
+
 const SEED_USAGE = `npm run bench -- seed [--articles N] [--kinds postgres,sqlite]
 Seeds a fresh database of each kind with N articles (100000) in SQL, prints the time and the
 counts, and drops it.`;
@@ -72,6 +81,7 @@ const REPORT_USAGE = `npm run bench -- report <bench/results/bench-….json>
 Prints the tables of an http results file again.`;
 
 const STORAGES = ['postgres', 'sqlite'] as const;
+const SEED_WAYS = ['api', 'sql'] as const;
 const LOAD_SCENARIOS = SCENARIOS.map((scenario) => scenario.key);
 /** pages: its page scenarios, the whole list, and the pages after a seed through the API. */
 const PAGES_SCENARIOS = [...PAGE_SCENARIOS, { key: 'full-list' }, ...SPREAD_SCENARIOS].map((scenario) => scenario.key);
@@ -139,6 +149,16 @@ export const COMMANDS: readonly Command[] = [
         tunedTcp: values['tuned-tcp'],
       };
       return async () => (require('./latency') as typeof LatencyBench).runLatency(options);
+    },
+  },
+  {
+    name: 'restore',
+    summary: 'restore --to latest of the topology at N articles: files and WAL replay apart (as root)',
+    usage: RESTORE_USAGE,
+    what: 'the topology',
+    parse(argv) {
+      const options = parseRestoreOptions(argv);
+      return async () => (require('./restore') as typeof RestoreBench).runRestore(options);
     },
   },
   {
@@ -214,6 +234,24 @@ export function parseSeedOptions(argv: readonly string[]): {
   return {
     articles: positiveInteger('--articles', values.articles, SEED_USAGE),
     kinds: values.kinds.split(',').map((kind) => oneOf('--kinds', kind, STORAGES, SEED_USAGE)),
+  };
+}
+
+export function parseRestoreOptions(argv: readonly string[]): RestoreBench.RestoreBenchOptions {
+  const { values } = parseStrict(
+    argv,
+    {
+      ...HELP,
+      articles: { type: 'string', default: '100000' },
+      seed: { type: 'string', default: 'api' },
+      instances: { type: 'string', default: '2' },
+    },
+    RESTORE_USAGE,
+  );
+  return {
+    articles: positiveInteger('--articles', values.articles, RESTORE_USAGE),
+    seed: oneOf('--seed', values.seed, SEED_WAYS, RESTORE_USAGE),
+    instances: positiveInteger('--instances', values.instances, RESTORE_USAGE),
   };
 }
 

@@ -123,8 +123,9 @@ async function main({ command, type, to }: Invocation): Promise<number> {
       const result = await restore(state, settings.repoRoot, target);
       console.log(`restored ${result.reached?.toISOString() ?? 'unknown'}`);
       const seconds = (ms: number | null) => (ms === null ? '?' : (ms / 1000).toFixed(1));
+      const megabytes = (bytes: number | null) => (bytes === null ? '?' : (bytes / 2 ** 20).toFixed(1));
       console.log(
-        `restore files ${seconds(result.filesMs)} s, WAL replay ${seconds(result.redoMs)} s (files to promotion ${seconds(result.replayMs)} s), total ${seconds(result.totalMs)} s`,
+        `restore files ${seconds(result.filesMs)} s, WAL replay ${seconds(result.redoMs)} s (${result.walSegments.length} archived segments, ${megabytes(result.redoBytes)} MB of WAL positions), files to promotion ${seconds(result.replayMs)} s, total ${seconds(result.totalMs)} s`,
       );
       return 0;
     }

@@ -85,35 +85,71 @@ export interface BackupSet {
   readonly startedAt: Date;
   /** When the backup ended: a restore can reach any time from here on. */
   readonly endedAt: Date;
+  /** The database as restored from it: every file of the cluster, in bytes. */
+  readonly databaseBytes: number;
+  /** What the backup itself stored in the repository, compressed (an incremental one: its changed files only). */
+  readonly repositoryBytes: number;
 }
 
 /** The backups in the repository, oldest first (an empty list before the first one). */
 export function backupSets(postgresDir: string, runAs: RunAs | undefined, node: DatabaseNode): BackupSet[] {
   const [stanza] = JSON.parse(pgBackRest(postgresDir, runAs, node, ['--output=json', 'info'])) as {
-    backup?: { label: string; type: BackupType; timestamp: { start: number; stop: number } }[];
+    backup?: {
+      label: string;
+      type: BackupType;
+      timestamp: { start: number; stop: number };
+      info: { size: number; repository: { delta: number } };
+    }[];
   }[];
   return (stanza?.backup ?? []).map((backup) => ({
     label: backup.label,
     type: backup.type,
     startedAt: new Date(backup.timestamp.start * 1000),
     endedAt: new Date(backup.timestamp.stop * 1000),
+    databaseBytes: backup.info.size,
+    repositoryBytes: backup.info.repository.delta,
   }));
 }
 
-/** The newest WAL file in the repository's archive and when it arrived; null before the first. */
-export function lastArchivedWal(postgresDir: string): { name: string; archivedAt: Date } | null {
-  let newest: { name: string; archivedAt: Date } | null = null;
+/** One WAL segment in the repository's archive (`<segment>-<sha1>.lz4`, under the stanza's folders). */
+interface ArchivedSegment {
+  readonly name: string;
+  readonly archivedAt: Date;
+  /** Its file's size: compressed. */
+  readonly bytes: number;
+}
+
+/** Every WAL segment in the repository's archive, in no order. */
+function archivedSegments(postgresDir: string): ArchivedSegment[] {
+  const found: ArchivedSegment[] = [];
   const walk = (dir: string) => {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
       const file = path.join(dir, entry.name);
       if (entry.isDirectory()) walk(file);
       else if (/^[0-9A-F]{24}/.test(entry.name)) {
-        const archivedAt = fs.statSync(file).mtime;
-        if (!newest || archivedAt > newest.archivedAt) newest = { name: entry.name.slice(0, 24), archivedAt };
+        const stat = fs.statSync(file);
+        found.push({ name: entry.name.slice(0, 24), archivedAt: stat.mtime, bytes: stat.size });
       }
     }
   };
   const archive = path.join(backupDirs(postgresDir).repo, 'archive', STANZA);
   if (fs.existsSync(archive)) walk(archive);
+  return found;
+}
+
+/** The newest WAL file in the repository's archive and when it arrived; null before the first. */
+export function lastArchivedWal(postgresDir: string): { name: string; archivedAt: Date } | null {
+  let newest: { name: string; archivedAt: Date } | null = null;
+  for (const { name, archivedAt } of archivedSegments(postgresDir)) {
+    if (!newest || archivedAt > newest.archivedAt) newest = { name, archivedAt };
+  }
   return newest;
+}
+
+/** What the named segments take in the repository (compressed): what a restore reads of the archive. */
+export function archivedBytesOf(postgresDir: string, names: readonly string[]): number {
+  const wanted = new Set(names);
+  return archivedSegments(postgresDir)
+    .filter((segment) => wanted.has(segment.name))
+    .reduce((sum, segment) => sum + segment.bytes, 0);
 }

@@ -30,10 +30,33 @@ export interface RestoreResult {
   readonly filesMs: number | null;
   /** PostgreSQL's redo of the archived WAL, fetching included (its `redo done … elapsed` line). */
   readonly redoMs: number | null;
+  /**
+   * How far that redo went: from `redo starts at <lsn>` to `redo done at <lsn>`. A span of WAL
+   * positions, so it counts the unused end of every segment switched early (archive_timeout).
+   */
+  readonly redoBytes: number | null;
+  /** The WAL segments PostgreSQL fetched from the archive for it (`restored log file "<name>"`). */
+  readonly walSegments: readonly string[];
   /** From the files in place to the restored node promoted: PostgreSQL's start, the redo, the promotion. */
   readonly replayMs: number | null;
   /** From the command to the service answering again. */
   readonly totalMs: number;
+  /** Where that total went, step by step. */
+  readonly stepsMs: RestoreSteps;
+}
+
+/** The steps of a restore, in order, each in ms. */
+export interface RestoreSteps {
+  /** The instances and the nodes stopped, etcd's keys and the data folders emptied. */
+  readonly stop: number;
+  /** The first node's Patroni started to it answering as primary: files, redo, promotion. */
+  readonly restore: number;
+  /** The incremental backup of the new timeline, for the replicas. */
+  readonly backup: number;
+  /** The replicas rebuilt from it and streaming, the database HAProxy settled, a write taken. */
+  readonly replicas: number;
+  /** The instances started again, the front HAProxy answering /ready. */
+  readonly instances: number;
 }
 
 /**
@@ -75,6 +98,13 @@ export async function flushArchive(state: TopologyState): Promise<boolean> {
  */
 export async function restore(state: TopologyState, repoRoot: string, to: Date | 'latest'): Promise<RestoreResult> {
   const startedAt = performance.now();
+  let lapStartedAt = startedAt;
+  const lap = () => {
+    const now = performance.now();
+    const ms = now - lapStartedAt;
+    lapStartedAt = now;
+    return ms;
+  };
   const paths = postgresPathsOf(state, repoRoot);
   const patronis = state.components.filter((component) => component.node);
   const instances = state.components.filter((component) => component.kind === 'instance');
@@ -90,6 +120,7 @@ export async function restore(state: TopologyState, repoRoot: string, to: Date |
   );
   forgetCluster(state.etcdPort);
   for (const node of nodesOf(state)) emptyDataDir(paths, node);
+  const stop = lap();
 
   const [first, ...others] = patronis as (Component & { node: DatabaseNode })[];
   if (!first) throw new Error('no node to restore');
@@ -109,12 +140,14 @@ export async function restore(state: TopologyState, repoRoot: string, to: Date |
     `${first.node.name} to restore and promote itself`,
   );
   const promotedAt = Date.now();
-  const { reached, redoMs } = replayOf(first.launch.logFile, logOffset);
+  const restoreMs = lap();
+  const { reached, redoMs, redoBytes, walSegments } = replayOf(first.launch.logFile, logOffset);
   const files = lastRestoreFigures(state.postgresDir);
   // Back to initdb: the bootstrap section matters again only when etcd forgets the cluster.
   writePatroniConfig(paths, first.node, around, state.passwords);
 
   await takeBackup(state, 'incr');
+  const backup = lap();
   for (const component of others) {
     // A replica rebuilt from the repository: its config names initdb, unused once the cluster exists.
     writePatroniConfig(paths, component.node, around, state.passwords);
@@ -124,6 +157,7 @@ export async function restore(state: TopologyState, repoRoot: string, to: Date |
   await waitUntil(async () => isHealthy(await clusterMembers(nodes), NODES), RESTORE_TIMEOUT_MS, 'the replicas');
   await waitUntil(async () => dbRoutesSettled(state.stateDir, NODES), 60_000, 'the database HAProxy');
   await waitUntil(async () => takesWrites(state), 60_000, 'the primary to take writes');
+  const replicas = lap();
   for (const component of instances) await restartComponent(state, component);
   const front = state.components.find((component) => component.kind === 'haproxy');
   if (front) await waitUntilReady(front);
@@ -131,8 +165,11 @@ export async function restore(state: TopologyState, repoRoot: string, to: Date |
     reached,
     filesMs: files?.durationMs ?? null,
     redoMs,
+    redoBytes,
+    walSegments,
     replayMs: files ? promotedAt - files.endedAt : null,
     totalMs: performance.now() - startedAt,
+    stepsMs: { stop, restore: restoreMs, backup, replicas, instances: lap() },
   };
 }
 
@@ -154,21 +191,37 @@ function emptyDataDir(paths: PostgresPaths, node: DatabaseNode): void {
 /**
  * What the restored node's PostgreSQL says of its replay in its log (written after
  * `fromOffset`): the time of the last transaction (`last completed transaction was at log time
- * <t>`) and how long the redo took (`redo done at … elapsed: <s> s`).
+ * <t>`), how long the redo took (`redo done at <lsn> … elapsed: <s> s`) and how much WAL it
+ * went through (from `redo starts at <lsn>` to that `<lsn>`, the start of the last record), and
+ * the WAL segments it fetched from the archive (`restored log file "<segment>" from archive`).
  * (pg_last_xact_replay_timestamp() would give the time too, but Patroni restarts PostgreSQL
  * after a custom bootstrap, which forgets it.)
  */
-function replayOf(logFile: string, fromOffset: number): { reached: Date | null; redoMs: number | null } {
+export function replayOf(
+  logFile: string,
+  fromOffset: number,
+): Pick<RestoreResult, 'reached' | 'redoMs' | 'redoBytes' | 'walSegments'> {
   const text = fs.readFileSync(logFile, 'utf8').slice(fromOffset);
   const last = [...text.matchAll(/last completed transaction was at log time (\S+) (\S+?)([+-]\d{2})(\d{2})?$/gm)].at(
     -1,
   );
-  const redo = [...text.matchAll(/redo done at .* elapsed: ([\d.]+) s$/gm)].at(-1);
+  const started = [...text.matchAll(/redo starts at ([0-9A-F]+\/[0-9A-F]+)/gm)].at(-1);
+  const done = [...text.matchAll(/redo done at ([0-9A-F]+\/[0-9A-F]+) .* elapsed: ([\d.]+) s$/gm)].at(-1);
   return {
     reached: last ? new Date(`${last[1]}T${last[2]}${last[3]}:${last[4] ?? '00'}`) : null,
-    redoMs: redo ? Number(redo[1]) * 1000 : null,
+    redoMs: done ? Number(done[2]) * 1000 : null,
+    redoBytes: started && done ? lsnBytes(done[1] as string) - lsnBytes(started[1] as string) : null,
+    walSegments: [...text.matchAll(/restored log file "([0-9A-F]{24})" from archive/g)].map(
+      (match) => match[1] as string,
+    ),
   };
 }
+
+/** A WAL position (`16/B374D848`: the high and low 32 bits in hex) as a byte offset. */
+const lsnBytes = (lsn: string) => {
+  const [high, low] = lsn.split('/').map((half) => Number.parseInt(half, 16));
+  return (high as number) * 2 ** 32 + (low as number);
+};
 
 /**
  * The last restore's figures from pgBackRest's own log: how long copying the files took
