@@ -19,7 +19,7 @@
  *
  * How to run: as root (the topology's packages, namespaces), with no other topology or
  * benchmark on the machine (the figures are CPU- and disk-bound):
- *   flock /tmp/topology.lock npm run bench -- restore [--articles N] [--seed api|sql] [--instances N]
+ *   npm run bench -- restore [--articles N] [--seed api|sql] [--instances N]
  * `--seed api` (the default) creates the articles through POST /article/create, 16 at a time,
  * as clients do: one transaction each, so the WAL replayed is the service's own. `--seed sql`
  * writes the same shape of data in a few INSERT … SELECT statements (bench/seed-at-size.ts):
