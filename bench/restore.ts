@@ -28,7 +28,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Client } from 'pg';
 import { listBackups, takeBackup } from '../scripts/topology/backups';
 import { archivedBytesOf, type BackupSet } from '../scripts/topology/pgbackrest';
 import { flushArchive, type RestoreResult, restore } from '../scripts/topology/restore';
@@ -36,6 +35,7 @@ import { settingsFromEnv, type TopologySettings } from '../scripts/topology/sett
 import type { TopologyState } from '../scripts/topology/state';
 import { down, up } from '../scripts/topology/topology';
 import { freePort } from '../test/support/free-port';
+import { sql } from '../test/support/postgres-sql';
 import { seedThroughApi } from './api-seed';
 import type { BenchDatabase } from './databases';
 import { BENCH_TOKEN, call } from './http-client';
@@ -222,20 +222,18 @@ const FINGERPRINT = `SELECT (SELECT count(*) FROM articles)::int AS articles,
     (SELECT md5(string_agg(c::text, E'\\n' ORDER BY c.id)) FROM categories c))) AS digest`;
 
 async function fingerprintOf(state: TopologyState): Promise<Fingerprint> {
-  return onPrimary(
-    withoutStatementTimeout(state.urls.primaryDirect),
-    async (client) => (await client.query<Fingerprint>(FINGERPRINT)).rows[0],
-  );
+  return onlyRow(await sql<Fingerprint>(withoutStatementTimeout(state.urls.primaryDirect), FINGERPRINT));
 }
 
 /** The primary's WAL position, in bytes. */
 async function currentWal(state: TopologyState): Promise<number> {
-  return onPrimary(state.urls.superuser, async (client) => {
-    const { rows } = await client.query<{ bytes: string }>(
+  const row = onlyRow(
+    await sql<{ bytes: string }>(
+      state.urls.superuser,
       "SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::bigint AS bytes",
-    );
-    return Number(rows[0]?.bytes);
-  });
+    ),
+  );
+  return Number(row.bytes);
 }
 
 /**
@@ -248,16 +246,9 @@ function withoutStatementTimeout(url: string): string {
   return unbounded.toString();
 }
 
-async function onPrimary<T>(url: string, work: (client: Client) => Promise<T | undefined>): Promise<T> {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    const answer = await work(client);
-    if (answer === undefined) throw new Error('the primary answered no row');
-    return answer;
-  } finally {
-    await client.end();
-  }
+function onlyRow<Row>([row]: Row[]): Row {
+  if (row === undefined) throw new Error('the primary answered no row');
+  return row;
 }
 
 const seconds = (ms: number | null) => (ms === null ? '?' : (ms / 1000).toFixed(1));

@@ -119,22 +119,33 @@ interface ArchivedSegment {
   readonly bytes: number;
 }
 
-/** Every WAL segment in the repository's archive, in no order. */
-function archivedSegments(postgresDir: string): ArchivedSegment[] {
-  const found: ArchivedSegment[] = [];
+/** One file of the repository's archive: a segment, an old timeline's `.partial`, a `.history`. */
+export interface ArchiveFile {
+  readonly name: string;
+  readonly path: string;
+  readonly stat: fs.Stats;
+}
+
+/** Every file under the stanza's archive in the repository, in no order (none before the first). */
+export function archiveFiles(postgresDir: string): ArchiveFile[] {
+  const found: ArchiveFile[] = [];
   const walk = (dir: string) => {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
       const file = path.join(dir, entry.name);
       if (entry.isDirectory()) walk(file);
-      else if (/^[0-9A-F]{24}/.test(entry.name)) {
-        const stat = fs.statSync(file);
-        found.push({ name: entry.name.slice(0, 24), archivedAt: stat.mtime, bytes: stat.size });
-      }
+      else found.push({ name: entry.name, path: file, stat: fs.statSync(file) });
     }
   };
   const archive = path.join(backupDirs(postgresDir).repo, 'archive', STANZA);
   if (fs.existsSync(archive)) walk(archive);
   return found;
+}
+
+/** Every WAL segment in the repository's archive, in no order. */
+function archivedSegments(postgresDir: string): ArchivedSegment[] {
+  return archiveFiles(postgresDir)
+    .filter((file) => /^[0-9A-F]{24}/.test(file.name))
+    .map((file) => ({ name: file.name.slice(0, 24), archivedAt: file.stat.mtime, bytes: file.stat.size }));
 }
 
 /** The newest WAL file in the repository's archive and when it arrived; null before the first. */

@@ -47,3 +47,9 @@ function statementsOf(sql: string): string[] {
     .map((statement) => statement.trim())
     .filter((statement) => statement !== '');
 }
+
+/** A WAL position (`16/B374D848`: its high and low 32 bits in hex) as a byte offset. */
+export function lsnBytes(lsn: string): number {
+  const [high = 0, low = 0] = lsn.split('/').map((half) => Number.parseInt(half, 16));
+  return high * 2 ** 32 + low;
+}

@@ -5,7 +5,7 @@ import { takeBackup } from './backups';
 import { forgetCluster } from './etcd';
 import { answers, clusterMembers, writePatroniConfig } from './patroni';
 import { backupDirs } from './pgbackrest';
-import type { PostgresPaths } from './postgres';
+import { lsnBytes, type PostgresPaths } from './postgres';
 import { isAlive, launch, processesWorkingIn, signalQuietly, waitUntil } from './processes';
 import { type Component, type DatabaseNode, nodesOf, saveState, type TopologyState } from './state';
 import {
@@ -216,12 +216,6 @@ export function replayOf(
     ),
   };
 }
-
-/** A WAL position (`16/B374D848`: the high and low 32 bits in hex) as a byte offset. */
-const lsnBytes = (lsn: string) => {
-  const [high, low] = lsn.split('/').map((half) => Number.parseInt(half, 16));
-  return (high as number) * 2 ** 32 + (low as number);
-};
 
 /**
  * The last restore's figures from pgBackRest's own log: how long copying the files took

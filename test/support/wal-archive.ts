@@ -1,6 +1,6 @@
 import fs from 'node:fs';
-import path from 'node:path';
-import { backupDirs, STANZA } from '../../scripts/topology/pgbackrest';
+import { archiveFiles } from '../../scripts/topology/pgbackrest';
+import { lsnBytes } from '../../scripts/topology/postgres';
 
 /** PostgreSQL's WAL segment size here (initdb's default). */
 const SEGMENT_BYTES = 16 * 1024 * 1024;
@@ -17,24 +17,16 @@ export interface WalArchive {
 export function readWalArchive(postgresDir: string): WalArchive {
   const segments = new Map<number, number[]>();
   const forks = new Map<number, { parent: number; segment: number }>();
-  const walk = (dir: string) => {
-    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-      const file = path.join(dir, entry.name);
-      if (entry.isDirectory()) walk(file);
-      const history = entry.name.match(/^([0-9A-F]{8})\.history$/);
-      if (history?.[1]) forks.set(Number.parseInt(history[1], 16), lastFork(fs.readFileSync(file, 'utf8')));
-      // A whole segment: its 24-character name, then its checksum (a `.partial` has its suffix between).
-      if (/^[0-9A-F]{24}-/.test(entry.name)) {
-        const timeline = Number.parseInt(entry.name.slice(0, 8), 16);
-        const segment = segmentOfWalFile(entry.name.slice(0, 24));
-        segments.set(
-          timeline,
-          [...(segments.get(timeline) ?? []), segment].sort((a, b) => a - b),
-        );
-      }
+  for (const file of archiveFiles(postgresDir)) {
+    const history = file.name.match(/^([0-9A-F]{8})\.history$/);
+    if (history?.[1]) forks.set(Number.parseInt(history[1], 16), lastFork(fs.readFileSync(file.path, 'utf8')));
+    // A whole segment: its 24-character name, then its checksum (a `.partial` has its suffix between).
+    if (/^[0-9A-F]{24}-/.test(file.name)) {
+      const timeline = Number.parseInt(file.name.slice(0, 8), 16);
+      segments.set(timeline, [...(segments.get(timeline) ?? []), segmentOfWalFile(file.name.slice(0, 24))]);
     }
-  };
-  walk(path.join(backupDirs(postgresDir).repo, 'archive', STANZA));
+  }
+  for (const numbers of segments.values()) numbers.sort((a, b) => a - b);
   return { segments, forks };
 }
 
@@ -77,6 +69,5 @@ function lastFork(text: string): { parent: number; segment: number } {
     .filter((candidate) => /^\d+\t/.test(candidate))
     .at(-1);
   const [parent, lsn] = line?.split('\t') ?? [];
-  const [high, low] = (lsn ?? '0/0').split('/').map((half) => Number.parseInt(half, 16));
-  return { parent: Number(parent), segment: Math.floor(((high ?? 0) * 2 ** 32 + (low ?? 0)) / SEGMENT_BYTES) };
+  return { parent: Number(parent), segment: Math.floor(lsnBytes(lsn ?? '0/0') / SEGMENT_BYTES) };
 }
