@@ -19,6 +19,7 @@ import { WriteLedger } from '../support/load/write-ledger';
 /** Traffic before the roll, and after it. */
 const STEADY_MS = 3_000;
 const INSTANCES = 3;
+const ARTIFACTS = path.resolve(__dirname, '../../test-artifacts/topology');
 
 /** The issue's bound on a write pause while the nodes restart. */
 const WRITE_PAUSE_MS = 5_000;
@@ -52,7 +53,11 @@ describe('rolling restarts under load', () => {
   }, 120_000);
 
   afterAll(async () => {
-    if (state) await down(state.stateDir);
+    if (state) {
+      // The components' logs, for whoever reads a failure (the instances log each 503's cause).
+      fs.cpSync(path.join(state.stateDir, 'logs'), path.join(ARTIFACTS, 'roll-logs'), { recursive: true });
+      await down(state.stateDir);
+    }
     fs.rmSync(workDir, { recursive: true, force: true });
   }, 60_000);
 
@@ -142,6 +147,15 @@ describe('rolling restarts under load', () => {
           return `${what} in ${step.ms} ms, ${refused} writes refused meanwhile`;
         }),
         `longest pause between acknowledged writes ${Math.round(longestPause)} ms; reads ${reads.length}, failed ${reads.filter((r) => !isSuccess(r)).length}`,
+        // A failed read, placed: which step it fell in, and how far into it.
+        ...reads
+          .filter((r) => !isSuccess(r))
+          .map((r) => {
+            const index = stepsEnded.findIndex((ended) => r.endedAt <= ended);
+            const step = run.result[index];
+            const began = (stepsEnded[index] ?? 0) - (step?.ms ?? 0);
+            return `  failed ${show(r)}, ${step ? `${Math.round(r.startedAt - began)} ms into step ${index + 1} (${step.kind})` : 'after the last step'}`;
+          }),
       ].join('\n'),
     );
 

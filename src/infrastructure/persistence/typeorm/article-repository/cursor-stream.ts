@@ -10,7 +10,7 @@ import type { SqlDialect } from '../sql-dialect';
 import { translateStorageError } from '../storage-errors';
 import { type StreamRow, type TermRow, termOf, type VersionRow } from './article-rows';
 import { CursorSession } from './cursor-session';
-import { REPLICA_READ_DEADLINE_MS } from './replica-routing';
+import { LAST_REPLICA_TRY_WITHIN_MS, REPLICA_READ_DEADLINE_MS } from './replica-routing';
 import { articlesWithKnownTerms, type KnownTerms, type TermLookup } from './stream-terms';
 import { findTermsValues, NO_NAMES } from './term-resolution';
 import type { StreamStrategy } from './visible-stream';
@@ -78,7 +78,10 @@ export class CursorStream implements StreamStrategy {
   /**
    * On a replica when reads go there (so that the whole list, like pages, is served while the
    * primary is away); a replica that fails before the first chunk is skipped like for any read,
-   * and the list is read on the primary instead.
+   * and the list is read on the primary instead. When the primary fails before its first chunk
+   * too, soon enough, a replica gets a last try, as a get's read does (replica-routing.ts):
+   * during a switchover the replicas skipped after one failed read are often the only nodes
+   * that answer, while PgBouncer refuses every login to the primary's entry for a while.
    */
   async *stream(
     select: SqlStatement,
@@ -87,23 +90,49 @@ export class CursorStream implements StreamStrategy {
     onVersion: VersionObserver,
   ): AsyncGenerator<Article[], ListVersion> {
     const replicas = this.options.replicaReadPolicy;
+    const began = performance.now();
     if (replicas?.useReplica()) {
-      let started = false;
-      const onFirstChunk = () => {
-        started = true;
-        replicas.served('replica');
-      };
-      try {
-        return yield* this.streamOn('slave', select, values, known, onVersion, onFirstChunk);
-      } catch (error) {
-        const translated = translateStorageError(error);
-        if (started || !(translated instanceof StorageUnavailableError)) throw translated;
-        replicas.failed();
-      }
+      const served = yield* this.beforeFirstChunkFails('slave', select, values, known, onVersion);
+      if (served.failed === null) return served.version;
+      replicas.failed();
     }
-    const version = yield* this.streamOn('master', select, values, known, onVersion);
-    replicas?.served('primary');
-    return version;
+    const onPrimary = yield* this.beforeFirstChunkFails('master', select, values, known, onVersion);
+    if (onPrimary.failed === null) return onPrimary.version;
+    const timeLeft = performance.now() - began <= LAST_REPLICA_TRY_WITHIN_MS;
+    if (!replicas || !timeLeft) throw onPrimary.failed;
+    const lastTry = yield* this.beforeFirstChunkFails('slave', select, values, known, onVersion);
+    if (lastTry.failed === null) return lastTry.version;
+    replicas.failed();
+    throw onPrimary.failed;
+  }
+
+  /**
+   * The list on one node, counted to the replica policy once it serves. A storage failure before
+   * the first chunk is answered (`failed`), for the caller to try another node; any other error,
+   * or one after a chunk was handed on, is thrown.
+   */
+  private async *beforeFirstChunkFails(
+    mode: ReplicationMode,
+    select: SqlStatement,
+    values: unknown[],
+    known: KnownTerms,
+    onVersion: VersionObserver,
+  ): AsyncGenerator<
+    Article[],
+    { version: ListVersion; failed: null } | { version: null; failed: StorageUnavailableError }
+  > {
+    let started = false;
+    const onFirstChunk = () => {
+      started = true;
+      this.options.replicaReadPolicy?.served(mode === 'slave' ? 'replica' : 'primary');
+    };
+    try {
+      return { version: yield* this.streamOn(mode, select, values, known, onVersion, onFirstChunk), failed: null };
+    } catch (error) {
+      const translated = translateStorageError(error);
+      if (started || !(translated instanceof StorageUnavailableError)) throw translated;
+      return { version: null, failed: translated };
+    }
   }
 
   private async *streamOn(

@@ -10,7 +10,7 @@ export const REPLICA_READ_DEADLINE_MS = 1_000;
  * A read whose primary failed this soon gets a last try on a replica: with the replica's own
  * deadline it still ends within the call deadline (2 s).
  */
-const LAST_REPLICA_TRY_WITHIN_MS = POSTGRES_LIMITS.callDeadlineMs - REPLICA_READ_DEADLINE_MS;
+export const LAST_REPLICA_TRY_WITHIN_MS = POSTGRES_LIMITS.callDeadlineMs - REPLICA_READ_DEADLINE_MS;
 
 /** A replica's lag was measured past the limit: the read goes to the primary instead. */
 class ReplicaTooFarBehind extends Error {}
