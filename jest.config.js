@@ -18,10 +18,10 @@ const transform = {
 };
 
 /**
- * ESM-only packages (inversify 8, cuid2 and theirs): Node 20 runs them through require(), but
+ * ESM-only packages (inversify 8, cuid2, any-ascii and theirs): Node 20 runs them through require(), but
  * Jest's module system does not, so Jest compiles them to CommonJS like the sources.
  */
-const ESM_ONLY_PACKAGES = ['inversify', '@inversifyjs', '@paralleldrive', '@noble', '@apidevtools'];
+const ESM_ONLY_PACKAGES = ['inversify', '@inversifyjs', '@paralleldrive', '@noble', '@apidevtools', 'any-ascii'];
 
 const project = (name, extra = {}) => ({
   displayName: name,
