@@ -4,7 +4,8 @@ import type { SqlDatabaseConfig } from '../../src/infrastructure/config/config';
 import { TypeOrmArticleRepository } from '../../src/infrastructure/persistence/typeorm/article-repository/typeorm-article-repository';
 import { dataSourceOptions, openDataSource } from '../../src/infrastructure/persistence/typeorm/data-source';
 import { MIGRATIONS } from '../../src/infrastructure/persistence/typeorm/migrations';
-import { createPostgresDatabase, createSqliteFile } from '../support/test-databases';
+import { READ_MOMENT } from '../support/builders';
+import { createSqlDatabase } from '../support/test-databases';
 
 /** More than one backfill batch (1,000 articles), so the batches' seams are crossed. */
 const ARTICLES = 1_005;
@@ -21,15 +22,7 @@ describe.each([
   let cleanUp: () => Promise<void> | void;
 
   beforeAll(async () => {
-    if (kind === 'postgres') {
-      const created = await createPostgresDatabase();
-      database = { kind: 'postgres', url: created.url } as SqlDatabaseConfig;
-      cleanUp = created.drop;
-    } else {
-      const file = createSqliteFile();
-      database = { kind: 'sqlite', path: file.path };
-      cleanUp = file.remove;
-    }
+    ({ database, remove: cleanUp } = await createSqlDatabase(kind));
   });
   afterAll(() => cleanUp());
 
@@ -37,7 +30,11 @@ describe.each([
     const options = dataSourceOptions(database);
     const before = new DataSource({
       ...options,
-      migrations: MIGRATIONS[kind].filter((migration) => !migration.name.startsWith('ArticleSearch')),
+      // The schema as it was just before the search migration: the migrations that came before it.
+      migrations: MIGRATIONS[kind].slice(
+        0,
+        MIGRATIONS[kind].findIndex((migration) => migration.name.startsWith('ArticleSearch')),
+      ),
     } as typeof options);
     await before.initialize();
     await before.runMigrations();
@@ -60,7 +57,9 @@ describe.each([
     try {
       const repository = new TypeOrmArticleRepository(after);
       const search = async (q: string) =>
-        (await repository.listVisible({ limit: 100, foldedQuery: foldForSearch(q) })).map((article) => article.id);
+        (await repository.listVisible({ moment: READ_MOMENT, limit: 100, foldedQuery: foldForSearch(q) })).map(
+          (article) => article.id,
+        );
       await expect(search('İstanbul')).resolves.toEqual([1]);
       await expect(search('café')).resolves.toEqual([1]);
       await expect(search('σοφια')).resolves.toEqual([ARTICLES]);

@@ -1,5 +1,14 @@
 /** Statements that empty every table and restart ids, so a test starts from a new database's state. */
-const TABLES = ['article_tags', 'article_categories', 'tags', 'categories', 'articles', 'idempotency_keys'];
+const TABLES = [
+  'article_tags',
+  'article_categories',
+  'article_slugs',
+  'tags',
+  'categories',
+  'articles',
+  'idempotency_keys',
+  'article_revisions',
+];
 
 export const EMPTY_DATABASE_SQL = {
   postgres: [`TRUNCATE ${TABLES.join(', ')} RESTART IDENTITY`],

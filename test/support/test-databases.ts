@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { SqlDatabaseConfig } from '../../src/infrastructure/config/config';
 import { sql } from './postgres-sql';
 
 export interface TestDatabase {
@@ -29,4 +30,16 @@ export async function createPostgresDatabase(): Promise<TestDatabase> {
 export function createSqliteFile(): { path: string; remove(): void } {
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'blog-api-sqlite-'));
   return { path: path.join(folder, 'test.sqlite'), remove: () => fs.rmSync(folder, { recursive: true, force: true }) };
+}
+
+/** A fresh database of either kind for one test file (migration tests run on both), and how to remove it. */
+export async function createSqlDatabase(
+  kind: 'postgres' | 'sqlite',
+): Promise<{ database: SqlDatabaseConfig; remove(): Promise<void> | void }> {
+  if (kind === 'postgres') {
+    const created = await createPostgresDatabase();
+    return { database: { kind: 'postgres', url: created.url } as SqlDatabaseConfig, remove: created.drop };
+  }
+  const file = createSqliteFile();
+  return { database: { kind: 'sqlite', path: file.path }, remove: file.remove };
 }

@@ -3,10 +3,14 @@ import { InitialSchemaPostgres1763769600000 } from './postgres/1763769600000-ini
 import { ArticleVersionsAndFilterIndexesPostgres1795400000000 } from './postgres/1795400000000-article-versions-and-filter-indexes';
 import { IdempotencyKeysPostgres1795500000000 } from './postgres/1795500000000-idempotency-keys';
 import { ArticleSearchPostgres1795600000000 } from './postgres/1795600000000-article-search';
+import { PublishingPostgres1795700000000 } from './postgres/1795700000000-publishing';
+import { ArticleRevisionsPostgres1795800000000 } from './postgres/1795800000000-article-revisions';
 import { InitialSchemaSqlite1763769600000 } from './sqlite/1763769600000-initial-schema';
 import { ArticleVersionsAndFilterIndexesSqlite1795400000000 } from './sqlite/1795400000000-article-versions-and-filter-indexes';
 import { IdempotencyKeysSqlite1795500000000 } from './sqlite/1795500000000-idempotency-keys';
 import { ArticleSearchSqlite1795600000000 } from './sqlite/1795600000000-article-search';
+import { PublishingSqlite1795700000000 } from './sqlite/1795700000000-publishing';
+import { ArticleRevisionsSqlite1795800000000 } from './sqlite/1795800000000-article-revisions';
 
 /** Every migration of a database kind, oldest first. A new schema version adds a file and a line here. */
 export const MIGRATIONS: Record<DatabaseKind, Function[]> = {
@@ -15,11 +19,15 @@ export const MIGRATIONS: Record<DatabaseKind, Function[]> = {
     ArticleVersionsAndFilterIndexesPostgres1795400000000,
     IdempotencyKeysPostgres1795500000000,
     ArticleSearchPostgres1795600000000,
+    PublishingPostgres1795700000000,
+    ArticleRevisionsPostgres1795800000000,
   ],
   sqlite: [
     InitialSchemaSqlite1763769600000,
     ArticleVersionsAndFilterIndexesSqlite1795400000000,
     IdempotencyKeysSqlite1795500000000,
     ArticleSearchSqlite1795600000000,
+    PublishingSqlite1795700000000,
+    ArticleRevisionsSqlite1795800000000,
   ],
 };
