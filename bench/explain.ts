@@ -26,29 +26,41 @@ import { seedAtSize } from './seed-at-size';
 export async function explainPlans(count: number): Promise<void> {
   const after = Math.floor(count / 2);
   const pageIds = JSON.stringify(Array.from({ length: 20 }, (_, index) => after + 1 + index));
-  const plain = { tag: false, category: false, search: 'none' } as const;
+  const plain = { order: 'id', tag: false, category: false, featured: false, search: 'none' } as const;
+  const moment = new Date();
   const cases = (d: SqlDialect): [string, SqlStatement, unknown[]][] => {
     const sql = articleStatements(d);
+    const now = d.encodeTimestamp(moment);
     const searchPage = (q: string): [string, SqlStatement, unknown[]] => {
-      const filter = { foldedQuery: q };
+      const filter = { moment, afterId: after, foldedQuery: q };
       return [
         `search page of 20 for "${q}" (pageOfVisible, ${filterShapeOf(filter).search})`,
         sql.pageOfVisible(filterShapeOf(filter)),
-        [after, 20, ...filterValues(d, filter)],
+        [20, now, ...filterValues(d, filter)],
       ];
     };
     const probePage = (q: string): [string, SqlStatement, unknown[]] => {
-      const filter = { foldedQuery: q };
+      const filter = { moment, afterId: after, foldedQuery: q };
       const shape = { ...filterShapeOf(filter), search: 'probe' } as const;
       return [
         `search page of 20 for "${q}", the probe of the next ${PROBE_IDS} ids that comes first`,
         sql.pageOfVisible(shape),
-        [after, 20, ...filterValues(d, filter, shape, after + PROBE_IDS)],
+        [20, now, ...filterValues(d, filter, shape, after + PROBE_IDS)],
       ];
     };
     return [
-      ['page of 20 (pageOfVisible)', sql.pageOfVisible(plain), [after, 20]],
-      ['tag-filtered page of 20 (pageOfVisible)', sql.pageOfVisible({ ...plain, tag: true }), [after, 20, tagName(7)]],
+      ['page of 20 (pageOfVisible)', sql.pageOfVisible(plain), [20, now, after]],
+      [
+        'first page of 20, newest first (pageOfVisible, newest)',
+        sql.pageOfVisible({ ...plain, order: 'newest' }),
+        [20, now],
+      ],
+      [
+        'tag-filtered page of 20 (pageOfVisible)',
+        sql.pageOfVisible({ ...plain, tag: true }),
+        [20, now, after, tagName(7)],
+      ],
+      ['the list version (dataVersion)', sql.dataVersion, [now]],
       searchPage(SEARCH_WORDS.rare),
       searchPage(SEARCH_WORDS.common),
       ...(d.probesBeforeSearchIndex ? [probePage(SEARCH_WORDS.common)] : []),

@@ -8,10 +8,14 @@ import {
   CreateArticle,
   DeleteArticle,
   GetArticle,
+  GetArticleBySlug,
+  ListArticleRevisions,
   ListCategories,
   ListTags,
   ListVisibleArticles,
   PurgeExpiredIdempotencyKeys,
+  PurgeExpiredRevisions,
+  RestoreArticle,
   SeedArticles,
   ServiceLifecycle,
   type StorageProbe,
@@ -30,8 +34,8 @@ import { storageModule } from './storage-modules';
 import { type StorageLifecycle, TOKENS } from './tokens';
 import { withUseCaseSpans } from './traced-use-cases';
 
-/** Expired Idempotency-Key records removed by one statement, and statements in one purge run at most. */
-const KEY_PURGE = { batchSize: 1_000, maxBatches: 100 };
+/** Expired rows (Idempotency-Key records, revisions) removed by one statement, and statements in one purge run at most. */
+const PURGE_BATCHES = { batchSize: 1_000, maxBatches: 100 };
 
 /** How long /ready waits for the storage: well under the 3 s an orchestrator's probe allows. */
 const READY_TIMEOUT_MS = 1_000;
@@ -119,16 +123,26 @@ function useCaseModule(tracer: Tracer | undefined): ContainerModule {
         (articles: ArticleRepository, clock: Clock, config: AppConfig) =>
           new PurgeExpiredIdempotencyKeys(articles, clock, {
             retentionMs: config.idempotencyKeyRetentionMs,
-            ...KEY_PURGE,
+            ...PURGE_BATCHES,
           }),
         [TOKENS.ArticleRepository, TOKENS.Clock, TOKENS.Config],
       )
       .inSingletonScope();
     bindUseCase(bind, UpdateArticle, [TOKENS.ArticleRepository, TOKENS.Clock], ['execute']);
-    bindUseCase(bind, DeleteArticle, [TOKENS.ArticleRepository], ['execute']);
+    bind(PurgeExpiredRevisions)
+      .toResolvedValue(
+        (articles: ArticleRepository, clock: Clock, config: AppConfig) =>
+          new PurgeExpiredRevisions(articles, clock, { retentionMs: config.revisionRetentionMs, ...PURGE_BATCHES }),
+        [TOKENS.ArticleRepository, TOKENS.Clock, TOKENS.Config],
+      )
+      .inSingletonScope();
+    bindUseCase(bind, DeleteArticle, [TOKENS.ArticleRepository, TOKENS.Clock], ['execute']);
+    bindUseCase(bind, RestoreArticle, [TOKENS.ArticleRepository, TOKENS.Clock], ['execute']);
+    bindUseCase(bind, ListArticleRevisions, [TOKENS.ArticleRepository], ['execute']);
     // `batches` (the streamed list) is a generator, not traced as a use case: its statements are.
-    bindUseCase(bind, ListVisibleArticles, [TOKENS.ArticleRepository], ['page', 'execute']);
+    bindUseCase(bind, ListVisibleArticles, [TOKENS.ArticleRepository, TOKENS.Clock], ['page', 'execute']);
     bindUseCase(bind, GetArticle, [TOKENS.ArticleRepository], ['execute']);
+    bindUseCase(bind, GetArticleBySlug, [TOKENS.ArticleRepository], ['execute']);
     bindUseCase(bind, ListTags, [TOKENS.ArticleRepository], ['execute']);
     bindUseCase(bind, ListCategories, [TOKENS.ArticleRepository], ['execute']);
     bindUseCase(bind, SeedArticles, [CreateArticle, ListVisibleArticles], ['execute']);
@@ -146,19 +160,27 @@ function useCaseModule(tracer: Tracer | undefined): ContainerModule {
 const controllerModule = new ContainerModule(({ bind }) => {
   bind(ArticleController)
     .toResolvedValue(
-      (create, update, remove, list, get, config: AppConfig) =>
+      (create, update, remove, list, get, getBySlug, restore, revisions, clock: Clock, config: AppConfig) =>
         new ArticleController(
-          create,
-          update,
-          remove,
-          list,
-          get,
+          { create, update, delete: remove, list, get, getBySlug, restore, revisions },
+          clock,
           config.listCacheBytes > 0 ? new ListTextCache(config.listCacheBytes) : null,
         ),
-      [CreateArticle, UpdateArticle, DeleteArticle, ListVisibleArticles, GetArticle, TOKENS.Config],
+      [
+        CreateArticle,
+        UpdateArticle,
+        DeleteArticle,
+        ListVisibleArticles,
+        GetArticle,
+        GetArticleBySlug,
+        RestoreArticle,
+        ListArticleRevisions,
+        TOKENS.Clock,
+        TOKENS.Config,
+      ],
     )
     .inSingletonScope();
-  bindSingleton(bind, SeedController, [SeedArticles]);
+  bindSingleton(bind, SeedController, [SeedArticles, TOKENS.Clock]);
   bindSingleton(bind, TermController, [ListTags, ListCategories]);
   bindSingleton(bind, HealthController, [CheckReadiness]);
   bindSingleton(bind, UserController, []);

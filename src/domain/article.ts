@@ -7,7 +7,11 @@ export interface Article {
   readonly title: string | null;
   readonly description: string;
   readonly content: string;
-  readonly visible: boolean;
+  /** null: a draft; later than the moment of a read: scheduled; otherwise published (articleStatusAt). */
+  readonly publishedAt: Date | null;
+  readonly featured: boolean;
+  /** Unique among current articles; an article keeps it when its title changes. */
+  readonly slug: string;
   readonly tags: readonly Tag[];
   readonly categories: readonly Category[];
   readonly createdAt: Date;
@@ -16,12 +20,23 @@ export interface Article {
   readonly version: number;
 }
 
-/** The fields of an article a client may write. */
+/** The text fields of an article a client may write; publication and slug have rules of their own. */
 export interface ArticleFields {
   readonly title: string | null;
   readonly description: string;
   readonly content: string;
-  readonly visible: boolean;
+  readonly featured: boolean;
+}
+
+export type ArticleStatus = 'draft' | 'scheduled' | 'published';
+
+/**
+ * What an article is at `moment`: no stored status changes when a scheduled time arrives, so
+ * every read decides it from publishedAt and the moment the read started.
+ */
+export function articleStatusAt(publishedAt: Date | null, moment: Date): ArticleStatus {
+  if (publishedAt === null) return 'draft';
+  return publishedAt.getTime() > moment.getTime() ? 'scheduled' : 'published';
 }
 
 export const ARTICLE_RULES = {
@@ -36,7 +51,7 @@ export interface NewArticleFieldsInput {
   title?: string | null;
   description?: string;
   content: string;
-  visible?: boolean;
+  featured?: boolean;
 }
 
 /** Applies the defaults of a new article and checks every field. */
@@ -45,7 +60,7 @@ export function newArticleFields(input: NewArticleFieldsInput): ArticleFields {
     title: input.title ?? null,
     description: input.description ?? ARTICLE_RULES.defaultDescription,
     content: input.content,
-    visible: input.visible ?? true,
+    featured: input.featured ?? false,
   }) as ArticleFields;
 }
 

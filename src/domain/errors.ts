@@ -59,3 +59,27 @@ export class IdempotencyKeyInProgressError extends DomainError {
     super('Idempotency-Key: a request with this key is still being processed; retry later');
   }
 }
+
+/** A slug that another current article has; nothing was written. */
+export class SlugTakenError extends DomainError {
+  constructor(readonly slug: string) {
+    super(`slug: "${slug}" is taken by another article; choose another`);
+  }
+}
+
+/** No current or earlier slug of any article is this one. */
+export class SlugNotFoundError extends DomainError {
+  constructor(readonly slug: string) {
+    super(`slug: no article has the slug "${slug}"`);
+  }
+}
+
+/** No revision `revision` of article `articleId` is kept (it never existed, or the retention removed it). */
+export class RevisionNotFoundError extends DomainError {
+  constructor(
+    readonly articleId: number,
+    readonly revision: number,
+  ) {
+    super(`revision ${revision} of article ${articleId} does not exist`);
+  }
+}

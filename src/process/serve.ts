@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { PurgeExpiredIdempotencyKeys, ServiceLifecycle } from '../application';
+import { PurgeExpiredIdempotencyKeys, PurgeExpiredRevisions, ServiceLifecycle } from '../application';
 import { buildContainer, closeContainer } from '../composition/container';
 import { createApp } from '../composition/create-app';
 import { TOKENS } from '../composition/tokens';
@@ -13,10 +13,29 @@ import { onStopSignal } from './stop-signals';
 
 const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 /**
- * Expired Idempotency-Key records are purged this often (in bounded batches), by every process,
- * the first time a few seconds after the start (not on its path).
+ * Expired Idempotency-Key records and revisions are purged this often (in bounded batches), by
+ * every process, the first time a few seconds after the start (not on its path).
  */
 const KEY_PURGE = { intervalMs: 60_000, firstDelayMs: 2_000 };
+const REVISION_PURGE = { intervalMs: 60_000, firstDelayMs: 5_000 };
+
+/** A purge repeated on a timer; what it removed, and a failure (retried at the next run), go to the log. */
+function startPurge(
+  purge: { execute(): Promise<number> },
+  what: string,
+  timing: { intervalMs: number; firstDelayMs: number },
+  logger: Logger,
+) {
+  return startRepeating(
+    async () => {
+      const removed = await purge.execute();
+      if (removed > 0) logger.info({ removed }, `${what} purged`);
+    },
+    timing.intervalMs,
+    (error) => logger.warn({ err: error }, `purge of ${what} failed; retrying later`),
+    timing.firstDelayMs,
+  );
+}
 
 /**
  * One server process: container, migrations, listen; drains and exits on SIGTERM/SIGINT. With
@@ -32,16 +51,10 @@ export async function serve(config: AppConfig, tracing: Tracing | null = null): 
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1_000;
   const connections = drainConnectionsOf(server);
-  const purge = container.get(PurgeExpiredIdempotencyKeys);
-  const keyPurge = startRepeating(
-    async () => {
-      const removed = await purge.execute();
-      if (removed > 0) logger.info({ removed }, 'expired Idempotency-Key records purged');
-    },
-    KEY_PURGE.intervalMs,
-    (error) => logger.warn({ err: error }, 'purge of expired Idempotency-Key records failed; retrying later'),
-    KEY_PURGE.firstDelayMs,
-  );
+  const purges = [
+    startPurge(container.get(PurgeExpiredIdempotencyKeys), 'expired Idempotency-Key records', KEY_PURGE, logger),
+    startPurge(container.get(PurgeExpiredRevisions), 'expired article revisions', REVISION_PURGE, logger),
+  ];
   server.once('listening', () =>
     logger.info(
       {
@@ -71,7 +84,7 @@ export async function serve(config: AppConfig, tracing: Tracing | null = null): 
     logger.info('stopping: no new connections; finishing the requests in flight');
     const outcome = await connections.stop(config.shutdownTimeoutMs - (Date.now() - startedAt));
     if (outcome === 'forced') logger.error('requests still in flight at SHUTDOWN_TIMEOUT_MS were cut');
-    keyPurge.stop();
+    for (const purge of purges) purge.stop();
     await closeContainer(container);
     await flushTraces(tracing, config.shutdownTimeoutMs - (Date.now() - startedAt), logger);
     logger.info({ ms: Date.now() - startedAt }, 'stopped');

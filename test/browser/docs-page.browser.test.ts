@@ -47,13 +47,17 @@ describe('the /docs page in headless Chromium', () => {
     const listArticles = page.locator('#operations-Articles-listArticles');
     await listArticles.locator('.opblock-summary').click();
     await listArticles.getByRole('button', { name: 'Try it out' }).click();
-    // Swagger UI fills each parameter with its documented example; keep limit's (a page of 20),
-    // clear the filters, whose examples name nothing in this fresh store, and search.
+    // Swagger UI fills each parameter with its documented example (an enum's in a select); keep
+    // limit's (a page of 20) and order's, clear the filters, whose examples name nothing in this
+    // fresh store, and search. A cursor, opaque, has no example to fill.
     await expect(listArticles.locator('tr[data-param-name="limit"] input').inputValue()).resolves.toBe('20');
     await expect(listArticles.locator('tr[data-param-name="q"] input').inputValue()).resolves.toBe('typescript');
+    await expect(listArticles.locator('tr[data-param-name="order"] select').inputValue()).resolves.toBe('id');
+    await expect(listArticles.locator('tr[data-param-name="cursor"] input').inputValue()).resolves.toBe('');
     for (const name of ['after', 'tag', 'category']) {
       await listArticles.locator(`tr[data-param-name="${name}"] input`).fill('');
     }
+    await listArticles.locator('tr[data-param-name="featured"] select').selectOption('');
     await listArticles.locator('tr[data-param-name="q"] input').fill('DOCS page');
     await listArticles.getByRole('button', { name: 'Execute' }).click();
     const liveResponse = listArticles.locator('.live-responses-table .response');

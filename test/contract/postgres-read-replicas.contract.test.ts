@@ -7,7 +7,7 @@ import { loadConfig } from '../../src/infrastructure/config/config';
 import { TypeOrmArticleRepository } from '../../src/infrastructure/persistence/typeorm/article-repository/typeorm-article-repository';
 import { dataSourceOptions, openDataSource } from '../../src/infrastructure/persistence/typeorm/data-source';
 import { ReplicaReadPolicy } from '../../src/infrastructure/persistence/typeorm/replica-read-policy';
-import { aNewArticle } from '../support/builders';
+import { aNewArticle, READ_MOMENT } from '../support/builders';
 import { createPostgresFixture, type PostgresFixture } from '../support/postgres-fixture';
 import { PostgresStatementCounter } from '../support/postgres-statement-counter';
 
@@ -69,7 +69,7 @@ describe('PostgreSQL reads on replicas', () => {
     expect(proxy.count).toBe(before);
 
     await expect(repository.findById(created.id)).resolves.toEqual(created);
-    await expect(repository.listVisible({ limit: 10, tagName: 'r' })).resolves.toEqual([created]);
+    await expect(repository.listVisible({ moment: READ_MOMENT, limit: 10, tagName: 'r' })).resolves.toEqual([created]);
     await expect(repository.listTerms('tag')).resolves.toEqual(created.tags);
     expect(proxy.count).toBeGreaterThan(before);
     expect(await served(replicaReadPolicy)).toEqual({ replica: 3 });
@@ -92,7 +92,9 @@ describe('PostgreSQL reads on replicas', () => {
     await replica.stop();
 
     await expect(repository.findById(created.id)).resolves.toEqual(created);
-    await expect(repository.listVisible({ limit: 10, afterId: created.id - 1 })).resolves.toEqual([created]);
+    await expect(repository.listVisible({ moment: READ_MOMENT, limit: 10, afterId: created.id - 1 })).resolves.toEqual([
+      created,
+    ]);
     expect(replicaReadPolicy.useReplica()).toBe(false);
     expect(await served(replicaReadPolicy)).toEqual({ primary: 2 });
 
@@ -118,7 +120,9 @@ describe('PostgreSQL reads on replicas', () => {
     await primaryProxy.stop();
 
     await expect(repository.findById(created.id)).resolves.toEqual(created);
-    await expect(repository.listVisible({ limit: 10, tagName: 'last-try' })).resolves.toEqual([created]);
+    await expect(repository.listVisible({ moment: READ_MOMENT, limit: 10, tagName: 'last-try' })).resolves.toEqual([
+      created,
+    ]);
     expect(await served(replicaReadPolicy)).toEqual({ replica: 2 });
     // A write has no such fallback: the replica cannot take it.
     await expect(repository.create(aNewArticle().build())).rejects.toBeInstanceOf(StorageUnavailableError);

@@ -6,7 +6,7 @@ import { type Article, StorageUnavailableError } from '../../src/domain';
 import { TypeOrmArticleRepository } from '../../src/infrastructure/persistence/typeorm/article-repository/typeorm-article-repository';
 import { openDataSource } from '../../src/infrastructure/persistence/typeorm/data-source';
 import { POSTGRES_LIMITS } from '../../src/infrastructure/persistence/typeorm/postgres-limits';
-import { aNewArticle } from '../support/builders';
+import { aNewArticle, READ_MOMENT } from '../support/builders';
 import { createPostgresFixture, type PostgresFixture } from '../support/postgres-fixture';
 
 /** Smaller than the number of streams the tests open and abandon: a leaked connection shows. */
@@ -71,7 +71,7 @@ describe('the streamed list on PostgreSQL: cursor and connection', () => {
   });
 
   it('a stream closed after its first chunk leaves no cursor or transaction open, and its connection idle in the pool', async () => {
-    const stream = repository.streamVisible({});
+    const stream = repository.streamVisible({ moment: READ_MOMENT });
     await expect(stream.next()).resolves.toMatchObject({ done: false });
     // While it is open, one session is inside the stream's read-only transaction.
     expect((await sessions()).filter((session) => session.inTransaction)).toHaveLength(1);
@@ -83,22 +83,24 @@ describe('the streamed list on PostgreSQL: cursor and connection', () => {
     expect(pool().idleCount).toBe(pool().totalCount);
     // Abandoned again and again, more often than the pool has connections: each still gets one.
     for (let n = 0; n < POOL_SIZE * 5; n++) {
-      const again = repository.streamVisible({ tagName: `t${n % 3}` });
+      const again = repository.streamVisible({ moment: READ_MOMENT, tagName: `t${n % 3}` });
       await again.next();
       await again.return(undefined);
     }
     expect(pool().idleCount).toBe(pool().totalCount);
     expect(pool().totalCount).toBeLessThanOrEqual(POOL_SIZE);
-    await expect(readAll(repository.streamVisible({}))).resolves.toHaveLength(ARTICLES);
+    await expect(readAll(repository.streamVisible({ moment: READ_MOMENT }))).resolves.toHaveLength(ARTICLES);
   });
 
   it('answers 503 to a stream that finds no slot within its wait, and leaves the pool as it was', async () => {
     const impatient = new TypeOrmArticleRepository(dataSource, { streamSlotWaitMs: 200 });
-    const first = impatient.streamVisible({});
+    const first = impatient.streamVisible({ moment: READ_MOMENT });
     await first.next();
     try {
-      await expect(impatient.streamVisible({}).next()).rejects.toBeInstanceOf(StorageUnavailableError);
-      await expect(impatient.listVisible({ limit: 5 })).resolves.toHaveLength(5);
+      await expect(impatient.streamVisible({ moment: READ_MOMENT }).next()).rejects.toBeInstanceOf(
+        StorageUnavailableError,
+      );
+      await expect(impatient.listVisible({ moment: READ_MOMENT, limit: 5 })).resolves.toHaveLength(5);
     } finally {
       await first.return(undefined);
     }
@@ -106,9 +108,9 @@ describe('the streamed list on PostgreSQL: cursor and connection', () => {
   });
 
   it('streams leave connections to the other requests: a second stream waits for the first, a page does not', async () => {
-    const first = repository.streamVisible({});
+    const first = repository.streamVisible({ moment: READ_MOMENT });
     await first.next();
-    const second = repository.streamVisible({});
+    const second = repository.streamVisible({ moment: READ_MOMENT });
     let secondStarted = false;
     const secondChunk = second.next().then((result) => {
       secondStarted = true;
@@ -120,7 +122,7 @@ describe('the streamed list on PostgreSQL: cursor and connection', () => {
     const until = Date.now() + 2_000;
     while (Date.now() < until && pool().totalCount - pool().idleCount < POOL_SIZE) await sleep(10);
     expect(pool().totalCount - pool().idleCount).toBe(1);
-    await expect(repository.listVisible({ limit: 5 })).resolves.toHaveLength(5);
+    await expect(repository.listVisible({ moment: READ_MOMENT, limit: 5 })).resolves.toHaveLength(5);
     expect(secondStarted).toBe(false);
 
     await first.return(undefined);
@@ -130,7 +132,7 @@ describe('the streamed list on PostgreSQL: cursor and connection', () => {
   });
 
   it('a stream read more slowly than the statement timeout still answers the whole list', async () => {
-    const stream = repository.streamVisible({});
+    const stream = repository.streamVisible({ moment: READ_MOMENT });
     const first = await stream.next();
     // The portal stays open past statement_timeout: the session's limit would cancel it here.
     await sleep(POSTGRES_LIMITS.statementMs + 500);
@@ -141,13 +143,13 @@ describe('the streamed list on PostgreSQL: cursor and connection', () => {
   });
 
   it('a stream whose session the server ends mid-list fails as unavailable, and the next stream works', async () => {
-    const stream = repository.streamVisible({});
+    const stream = repository.streamVisible({ moment: READ_MOMENT });
     await stream.next();
     const [streaming] = (await sessions()).filter((session) => session.inTransaction);
     await admin.query('SELECT pg_terminate_backend($1)', [(streaming as Session).pid]);
 
     await expect(readAll(stream)).rejects.toBeInstanceOf(StorageUnavailableError);
-    await expect(readAll(repository.streamVisible({}))).resolves.toHaveLength(ARTICLES);
+    await expect(readAll(repository.streamVisible({ moment: READ_MOMENT }))).resolves.toHaveLength(ARTICLES);
     expect(pool().idleCount).toBe(pool().totalCount);
   });
 });

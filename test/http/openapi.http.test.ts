@@ -7,6 +7,7 @@ import {
   decimalIntegerPattern,
   STORABLE_TEXT,
   trimmedTextPattern,
+  YEAR_ZERO_BEFORE_ITS_LAST_DAY,
 } from '../../src/interfaces/http/validation/documented-patterns';
 import { readRoutes } from '../../src/interfaces/user-demo/route-decorators';
 import { UserController } from '../../src/interfaces/user-demo/user-controller';
@@ -14,7 +15,13 @@ import { type HttpHarness, openHttpHarness } from '../support/http-harness';
 import { OpenApiResponseCheck } from '../support/openapi-response-check';
 import { ARTICLE_KEYS } from './suites/harness-per-suite';
 
-type Parameter = { in: string; name: string; required?: boolean; schema: Record<string, unknown> };
+type Parameter = {
+  in: string;
+  name: string;
+  required?: boolean;
+  description?: string;
+  schema: Record<string, unknown>;
+};
 type Operation = {
   security?: unknown;
   summary?: string;
@@ -96,9 +103,12 @@ describe('GET /openapi.json', () => {
   it('answers every documented operation with something other than "No route"', async () => {
     for (const route of documentedRoutes(document)) {
       const [method, path] = route.split(' ') as [string, string];
-      const response = await request(harness.app)[method.toLowerCase() as 'get'](path.replace(':id', '1'));
-      expect({ route, message: response.body?.message }).not.toEqual({ route, message: `No route for ${route}` });
-      expect(response.status).not.toBe(404);
+      const sent = path.replace(':id', '1').replace(':slug', 'no-such-slug');
+      const response = await request(harness.app)[method.toLowerCase() as 'get'](sent);
+      // A 404 about the data (no article 1, no such slug) is an answer; an unknown route's names the request.
+      const message = String(response.body?.message ?? '');
+      expect({ route, message }).not.toEqual({ route, message: `No route for ${method} ${sent}` });
+      expect({ route, message: message.startsWith('No route for ') }).toEqual({ route, message: false });
     }
   });
 
@@ -141,6 +151,40 @@ describe('GET /openapi.json', () => {
         additionalProperties: false,
       }),
     ]);
+  });
+
+  it("states publishing's rules: visible or publishedAt, an instant, a slug, and the slug route's answers", () => {
+    const { schemas } = document.components;
+    for (const body of ['CreateArticleBody', 'UpdateArticleBody']) {
+      expect(schemas[body]).toEqual(expect.objectContaining({ not: { required: ['visible', 'publishedAt'] } }));
+    }
+    const create = schemas.CreateArticleBody?.properties as Record<string, { anyOf?: Array<{ pattern?: string }> }>;
+    expect(create.publishedAt?.anyOf).toEqual([
+      expect.objectContaining({
+        type: 'string',
+        format: 'date-time',
+        pattern: expect.any(String),
+        not: { pattern: YEAR_ZERO_BEFORE_ITS_LAST_DAY },
+      }),
+      { type: 'null' },
+    ]);
+    // The service's instants: `T` and `Z` in capitals, seconds, an offset with its minutes.
+    const instant = new RegExp(create.publishedAt?.anyOf?.[0]?.pattern ?? '^$', 'u');
+    const taken = ['2026-12-01T09:00:00Z', '2026-12-01T09:00:00.123456+05:30', '2028-02-29T00:00:00-00:00'];
+    const refused = ['2026-12-01t09:00:00z', '2026-12-01 09:00:00Z', '2026-12-01T09:00Z', '2026-12-01T09:00:00+0530'];
+    expect([...taken, ...refused].filter((text) => !instant.test(text))).toEqual(refused);
+    const slug = { type: 'string', minLength: 1, maxLength: 185, pattern: '^[a-z0-9]+(-[a-z0-9]+)*$' };
+    expect(create.slug).toEqual(expect.objectContaining(slug));
+    expect(create.featured).toEqual(expect.objectContaining({ type: 'boolean' }));
+
+    const bySlug = document.paths['/article/slug/{slug}']?.get;
+    expect(bySlug?.parameters?.[0]).toEqual(
+      expect.objectContaining({ in: 'path', name: 'slug', required: true, schema: expect.objectContaining(slug) }),
+    );
+    expect(Object.keys(bySlug?.responses ?? {})).toEqual(['200', '301', '304', '400', '404', '429', '500', '503']);
+    expect(bySlug?.responses['301']?.headers?.Location?.required).toBe(true);
+    const etag = new RegExp(bySlug?.responses['200']?.headers?.ETag?.schema.pattern ?? '^$');
+    expect(['"12-3"', '"12-3s"', 'W/"12-3"', '"12-3x"'].filter((tag) => etag.test(tag))).toEqual(['"12-3"', '"12-3s"']);
   });
 
   it('documents the wrapper, each error status and the bearer token of the writes', () => {
@@ -198,12 +242,19 @@ describe('GET /openapi.json', () => {
     expect(parameters).toEqual({
       'header X-Request-Id': expect.objectContaining({ type: 'string' }),
       'header If-None-Match': expect.objectContaining({ type: 'string' }),
+      'query order': expect.objectContaining({ type: 'string', enum: ['id', 'newest'] }),
+      'query cursor': expect.objectContaining({ type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' }),
       'query limit': expect.objectContaining({ type: 'string', pattern: decimalIntegerPattern(100) }),
       'query after': expect.objectContaining({ type: 'string', pattern: decimalIntegerPattern(2147483647) }),
       'query tag': expect.objectContaining({ type: 'string', pattern: name }),
       'query category': expect.objectContaining({ type: 'string', pattern: name }),
+      'query featured': expect.objectContaining({ type: 'string', enum: ['true', 'false'] }),
       'query q': expect.objectContaining({ type: 'string', pattern: trimmedTextPattern(100), example: 'typescript' }),
     });
+    // What OpenAPI cannot say between two parameters, or of an opaque cursor, the descriptions say.
+    const described = Object.fromEntries((list?.parameters ?? []).map((p) => [p.name, p.description ?? '']));
+    expect(described.after).toContain('Not with `order=newest`');
+    expect(described.cursor).toMatch(/^Only with `order=newest`: .*one this service did not give is refused$/);
     expect(parameters['header X-Request-Id']).not.toHaveProperty('pattern');
     expect(Object.keys(list?.responses ?? {})).toContain('400');
     expect(Object.keys(list?.responses ?? {})).toContain('304');
@@ -215,6 +266,7 @@ describe('GET /openapi.json', () => {
     for (const example of [
       '</article?limit=2&after=7&tag=C%2B%2B>; rel="next"',
       '</article?limit=2&after=7&q=a%20b>; rel="next"',
+      '</article?limit=2&order=newest&cursor=MTc2NzIyNTYwMDEyMy4z&featured=true>; rel="next"',
     ]) {
       expect(new RegExp(link?.schema.pattern ?? '^$').test(example)).toBe(true);
     }
@@ -272,13 +324,16 @@ describe('GET /openapi.json', () => {
       'createArticle',
       'deleteArticle',
       'getArticle',
+      'getArticleBySlug',
       'getDocumentationPage',
       'getMetrics',
       'getOpenApiDocument',
+      'listArticleRevisions',
       'listArticles',
       'listCategories',
       'listTags',
       'listUsers',
+      'restoreArticle',
       'seedArticles',
       'updateArticle',
     ]);
@@ -303,6 +358,11 @@ describe('GET /openapi.json', () => {
       category: [],
       createdAt: '2026-01-01T00:00:00.000Z',
       updatedAt: '2026-01-01T00:00:00.000Z',
+      slug: 'hello',
+      publishedAt: '2026-01-01T00:00:00.000Z',
+      status: 'published',
+      featured: false,
+      readingTime: 1,
     };
     const wrapped = (data: unknown) => ({ statusCode: 10000, data, message: 'Success' });
 
@@ -321,6 +381,20 @@ describe('GET /openapi.json', () => {
           body: wrapped([article]),
         }),
       ).toEqual([]);
+      expect(
+        check().problemsOf('get', '/article/slug/earlier', {
+          status: 301,
+          headers: { ...json, location: '/article/slug/hello' },
+          body: wrapped({ id: 1, slug: 'hello' }),
+        }),
+      ).toEqual([]);
+      expect(
+        check().problemsOf('get', '/article/slug/hello', {
+          status: 200,
+          headers: { ...json, etag: '"1-2s"' },
+          body: wrapped({ ...article, visible: false, status: 'scheduled', publishedAt: '2099-01-01T00:00:00.000Z' }),
+        }),
+      ).toEqual([]);
     });
 
     it.each([
@@ -331,6 +405,9 @@ describe('GET /openapi.json', () => {
       ['an article without a field', 'get', '/article/1', 200, {}, wrapped({ ...article, content: undefined })],
       ['an article with a field too many', 'get', '/article', 200, {}, wrapped([{ ...article, version: 1 }])],
       ['a timestamp that is not one', 'get', '/article/1', 200, {}, wrapped({ ...article, createdAt: 'yesterday' })],
+      ['a status that is not one', 'get', '/article/1', 200, {}, wrapped({ ...article, status: 'hidden' })],
+      ['a slug that is not one', 'get', '/article/1', 200, {}, wrapped({ ...article, slug: 'Hello World' })],
+      ['a moved article without its Location', 'get', '/article/slug/a', 301, {}, wrapped({ id: 1, slug: 'b' })],
       ['a failure body that is not the wrapper', 'post', '/article/delete', 404, {}, { error: 'not found' }],
       ['an unknown route answered with a 200', 'get', '/nowhere', 200, {}, wrapped(null)],
       ['a request id that is not one', 'get', '/article/1', 200, { 'x-request-id': 'a b' }, wrapped(article)],

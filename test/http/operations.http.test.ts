@@ -157,6 +157,10 @@ describe('CORS', () => {
     expect(allowed.headers['access-control-allow-origin']).toBe('https://a.example');
     expect(allowed.headers['access-control-expose-headers']).toContain('X-Request-Id');
     expect(allowed.headers['access-control-expose-headers']).toContain('Idempotent-Replayed');
+    // What a browser client needs to revalidate, write conditionally, page and follow a slug's move.
+    for (const header of ['ETag', 'Link', 'Location']) {
+      expect(allowed.headers['access-control-expose-headers']).toContain(header);
+    }
     const other = await request(app).get('/article').set('Origin', 'https://evil.example');
     expect(other.headers['access-control-allow-origin']).toBeUndefined();
 
@@ -167,7 +171,7 @@ describe('CORS', () => {
       .set('Access-Control-Request-Headers', 'authorization,content-type');
     expect(preflight.status).toBe(204);
     expect(preflight.headers['access-control-allow-headers']).toBe(
-      'Content-Type,Authorization,X-Request-Id,Idempotency-Key',
+      'Content-Type,Authorization,X-Request-Id,Idempotency-Key,If-Match,If-None-Match',
     );
   });
 

@@ -94,6 +94,70 @@ describe('a client generated from the OpenAPI document', () => {
     expect(none.data?.data).toBeNull();
   });
 
+  it('reads an article by slug, follows an earlier slug, and sees its 301 when not following', async () => {
+    const { article, etag } = await create({ title: 'Slugged by the client', content: 'Found by its slug.' });
+    expect(article.slug).toBe('slugged-by-the-client');
+    const read = await client.GET('/article/slug/{slug}', { params: { path: { slug: article.slug } } });
+    expect(read.response.status).toBe(200);
+    expect(read.data?.data).toEqual(article);
+    expect(read.response.headers.get('ETag')).toBe(etag);
+
+    const renamed = await client.POST('/article/update', { body: { id: article.id, slug: 'renamed-by-the-client' } });
+    expect(renamed.data?.data.slug).toBe('renamed-by-the-client');
+    const followed = await client.GET('/article/slug/{slug}', { params: { path: { slug: article.slug } } });
+    expect(followed.response.status).toBe(200);
+    expect(followed.data?.data).toEqual(renamed.data?.data);
+    // openapi-fetch types the bodies of 2xx answers as `data` and of 4xx and 5xx as `error`; a 301's
+    // body, untyped, comes in `error`.
+    const moved = await client.GET('/article/slug/{slug}', {
+      params: { path: { slug: article.slug } },
+      redirect: 'manual',
+    });
+    expect(moved.response.status).toBe(301);
+    expect(moved.response.headers.get('Location')).toBe('/article/slug/renamed-by-the-client');
+    expect(moved.error).toEqual({
+      statusCode: 10000,
+      data: { id: article.id, slug: 'renamed-by-the-client' },
+      message: 'Success',
+    });
+
+    const unknown = await client.GET('/article/slug/{slug}', { params: { path: { slug: 'nobody-has-this-slug' } } });
+    expect(unknown.response.status).toBe(404);
+    expect(messageOf(unknown.error)).toMatch(/^slug: /);
+  });
+
+  it('schedules, makes drafts, features, and pages newest first with the cursor of the Link', async () => {
+    const scheduled = await create({ content: 'scheduled by the client', publishedAt: '2999-01-01T00:00:00+02:00' });
+    expect(scheduled.article).toMatchObject({
+      status: 'scheduled',
+      visible: false,
+      publishedAt: '2998-12-31T22:00:00.000Z',
+    });
+    expect(scheduled.etag).toMatch(/^"\d+-\d+s"$/);
+    const draft = await create({ content: 'a draft of the client', visible: false, featured: true });
+    expect(draft.article).toMatchObject({ status: 'draft', publishedAt: null, featured: true });
+    const older = await create({ content: 'older, featured', featured: true, publishedAt: '2001-01-01T00:00:00Z' });
+    const newer = await create({ content: 'newer, featured', featured: true, publishedAt: '2001-01-02T00:00:00Z' });
+
+    const both = await client.POST('/article/create', {
+      body: { content: 'both', visible: true, publishedAt: '2001-01-01T00:00:00Z' },
+    });
+    expect(both.response.status).toBe(400);
+    expect(messageOf(both.error)).toBe('visible, publishedAt: give one of them, not both');
+
+    const first = await client.GET('/article', {
+      params: { query: { order: 'newest', featured: 'true', limit: '1' } },
+    });
+    expect(first.data?.data.map((article) => article.id)).toEqual([newer.article.id]);
+    const link = first.response.headers.get('Link') ?? '';
+    const cursor = /[?&]cursor=([A-Za-z0-9_-]+)/.exec(link)?.[1] ?? '';
+    expect(link).toBe(`</article?limit=1&order=newest&cursor=${cursor}&featured=true>; rel="next"`);
+    const second = await client.GET('/article', {
+      params: { query: { order: 'newest', cursor, featured: 'true', limit: '1' } },
+    });
+    expect(second.data?.data.map((article) => article.id)).toEqual([older.article.id]);
+  });
+
   it('seeds the three demo articles', async () => {
     const { data, response } = await client.GET('/seed/create');
     expect(response.status).toBe(200);
@@ -170,6 +234,20 @@ describe('a client generated from the OpenAPI document', () => {
     expect(deleted.data?.data).toEqual(article);
     const after = await client.GET('/article/{id}', { params: { path: { id: String(article.id) } } });
     expect(after.data?.data).toBeNull();
+  });
+
+  it('lists the revisions of a deleted article, and restores it with its id', async () => {
+    const { article } = await create({ title: 'Kept', content: 'Its revision stays.' });
+    await client.POST('/article/delete', { body: { id: article.id } });
+    const revisions = await client.GET('/article/{id}/revisions', {
+      params: { path: { id: String(article.id) }, query: { limit: '10' } },
+    });
+    expect(revisions.response.status).toBe(200);
+    expect(revisions.data?.data).toEqual([{ revision: 1, replacedAt: expect.any(String), article }]);
+    const restored = await client.POST('/article/restore', { body: { id: article.id, revision: 1 } });
+    expect(restored.response.status).toBe(200);
+    expect(restored.data?.data).toMatchObject({ id: article.id, title: 'Kept', slug: article.slug });
+    expect(restored.response.headers.get('etag')).toBe(`"${article.id}-2"`);
   });
 
   it('lists the tags and the categories', async () => {

@@ -5,9 +5,12 @@ import {
   CreateArticle,
   DeleteArticle,
   GetArticle,
+  GetArticleBySlug,
+  ListArticleRevisions,
   ListCategories,
   ListTags,
   ListVisibleArticles,
+  RestoreArticle,
   SeedArticles,
   ServiceLifecycle,
   UpdateArticle,
@@ -36,18 +39,24 @@ export interface AppOnRepositoryOptions {
 export function appOnRepository(repository: ArticleRepository, options: AppOnRepositoryOptions = {}): Express {
   const clock = { now: () => new Date() };
   const create = new CreateArticle(repository, clock);
-  const list = new ListVisibleArticles(repository);
+  const list = new ListVisibleArticles(repository, clock);
   return createHttpApp(
     {
       articles: new ArticleController(
-        create,
-        new UpdateArticle(repository, clock),
-        new DeleteArticle(repository),
-        list,
-        new GetArticle(repository),
+        {
+          create,
+          update: new UpdateArticle(repository, clock),
+          delete: new DeleteArticle(repository, clock),
+          list,
+          get: new GetArticle(repository),
+          getBySlug: new GetArticleBySlug(repository),
+          restore: new RestoreArticle(repository, clock),
+          revisions: new ListArticleRevisions(repository),
+        },
+        clock,
         options.listCache ?? null,
       ),
-      seed: new SeedController(new SeedArticles(create, list)),
+      seed: new SeedController(new SeedArticles(create, list), clock),
       terms: new TermController(new ListTags(repository), new ListCategories(repository)),
       health: new HealthController(
         new CheckReadiness({ pingReads: async () => {}, pingWrites: async () => {} }, new ServiceLifecycle(), 1000),

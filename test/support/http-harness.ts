@@ -69,12 +69,24 @@ export interface HttpHarness {
   close(): Promise<void>;
 }
 
+export interface HttpHarnessOptions {
+  /**
+   * The app's clock, kept across resets, for tests that move time themselves. Default: a new
+   * clock at each reset, every reading a second later, so that an update's updatedAt always moves.
+   */
+  clock?: TestClock;
+}
+
 /** The real app, built by the composition root, on the given storage. */
-export async function openHttpHarness(kind: StorageKind, config: Partial<AppConfig> = {}): Promise<HttpHarness> {
+export async function openHttpHarness(
+  kind: StorageKind,
+  config: Partial<AppConfig> = {},
+  options: HttpHarnessOptions = {},
+): Promise<HttpHarness> {
   const storage = await openTestStorage(kind);
   const fullConfig: AppConfig = { ...loadConfig({ LOG_LEVEL: 'silent' }), database: storage.database, ...config };
-  // Every reading is a second later, so that an update's updatedAt always moves.
-  const build = () => buildContainer(fullConfig, { clock: new TestClock('2026-05-01T10:00:00.000Z', 1000) });
+  const build = () =>
+    buildContainer(fullConfig, { clock: options.clock ?? new TestClock('2026-05-01T10:00:00.000Z', 1000) });
   let container = await build();
   let app = createApp(container);
   const check = new OpenApiResponseCheck(createOpenApiDocument(container) as OpenApiDocument);

@@ -1,17 +1,23 @@
 import {
   type Article,
+  checkSlug,
   IdempotencyKeyInProgressError,
   IdempotencyKeyReusedError,
   type NewArticleFieldsInput,
   newArticleFields,
   normalizeTermReferences,
+  type PublicationInput,
+  publishedAtOfNewArticle,
+  slugFromTitle,
   type TermReferenceInput,
 } from '../../domain';
 import type { ArticleRepository, NewArticle } from '../ports/article-repository';
 import type { Clock } from '../ports/clock';
 import type { Fingerprint } from '../ports/fingerprint';
 
-export interface CreateArticleInput extends NewArticleFieldsInput {
+export interface CreateArticleInput extends NewArticleFieldsInput, PublicationInput {
+  /** Absent: made from the title (slugFromTitle). */
+  slug?: string;
   tag?: readonly TermReferenceInput[];
   category?: readonly TermReferenceInput[];
 }
@@ -65,11 +71,19 @@ export class CreateArticle {
   }
 
   private newArticle(input: CreateArticleInput): NewArticle {
+    const fields = newArticleFields(input);
+    const createdAt = this.clock.now();
+    if (input.slug !== undefined) checkSlug('slug', input.slug);
     return {
-      fields: newArticleFields(input),
+      fields,
+      publishedAt: publishedAtOfNewArticle(input, createdAt),
+      slug:
+        input.slug === undefined
+          ? { slug: slugFromTitle(fields.title), given: false }
+          : { slug: input.slug, given: true },
       tags: normalizeTermReferences('tag', input.tag ?? []),
       categories: normalizeTermReferences('category', input.category ?? []),
-      createdAt: this.clock.now(),
+      createdAt,
     };
   }
 }

@@ -3,13 +3,21 @@ import { type Backoff, backoffDelays } from '../backoff';
 import type {
   ArticleRepository,
   ListVersion,
+  NewestPosition,
   VersionObserver,
   VisibleArticlesFilter,
 } from '../ports/article-repository';
+import type { Clock } from '../ports/clock';
 
 export interface ListVisibleArticlesInput {
-  /** Only articles with a greater id. */
+  /** `id` (the default): by id ascending; `newest`: publishedAt descending, then id descending. */
+  order?: 'id' | 'newest';
+  /** In id order: only articles with a greater id. */
   after?: number;
+  /** In newest order: only articles after this position. */
+  before?: NewestPosition;
+  /** Only featured articles (true) or only the others (false). */
+  featured?: boolean;
   /** Only articles linked to the tag / category of this exact name. */
   tag?: string;
   category?: string;
@@ -35,21 +43,31 @@ export interface VisibleArticlesPageInput extends ListVisibleArticlesInput {
 export const LATER_BATCH_RETRIES = 6;
 const LATER_BATCH_BACKOFF: Backoff = { firstMs: 50, maxMs: 400 };
 
-/** Visible articles by id ascending, as one page or as every one of them in chunks. */
+/**
+ * The articles published at the moment the read starts (the clock's reading, handed to the
+ * storage: no job publishes a scheduled article, the read decides), as one page or as every one
+ * of them in chunks.
+ */
 export class ListVisibleArticles {
-  constructor(private readonly articles: ArticleRepository) {}
+  constructor(
+    private readonly articles: ArticleRepository,
+    private readonly clock: Clock,
+  ) {}
 
   /** With `onVersion`, also the version the page was read at (ArticleRepository.listVisible). */
   page(input: VisibleArticlesPageInput, onVersion?: VersionObserver): Promise<Article[]> {
-    return this.articles.listVisible({ ...visibleArticlesFilter(input), limit: input.limit }, onVersion);
+    return this.articles.listVisible(
+      { ...visibleArticlesFilter(input, this.clock.now()), limit: input.limit },
+      onVersion,
+    );
   }
 
   /**
    * Every matching article, in chunks, from one statement read as the caller asks (the storage's
    * stream); the caller may stop early (a client that went away): the stream is closed and no
    * further chunk is read. After a storage failure mid-list the list goes on with a new stream
-   * after the last id yielded (a new snapshot: an article created meanwhile with a greater id may
-   * be included); each article is yielded at most once. Returns the storage's version of what
+   * after the last article yielded, at the same moment (a new snapshot: an article created
+   * meanwhile further on may be included); each article is yielded at most once. Returns the storage's version of what
    * one stream read (see ArticleRepository.streamVisible), or undefined when the list took more
    * than one stream. `onVersion` hears the first stream's version before its first chunk: a
    * stream read after a failure reads newer data, so that version stays a lower bound.
@@ -58,13 +76,14 @@ export class ListVisibleArticles {
     input: ListVisibleArticlesInput = {},
     onVersion?: VersionObserver,
   ): AsyncGenerator<Article[], ListVersion | undefined> {
-    let after = input.after;
+    const moment = this.clock.now();
+    let position: { after?: number; before?: NewestPosition } = { after: input.after, before: input.before };
     let started = false;
     let retriesLeft = LATER_BATCH_RETRIES;
     let waits = backoffDelays(LATER_BATCH_BACKOFF);
     for (let streams = 1; ; streams++) {
       const stream = this.articles.streamVisible(
-        visibleArticlesFilter({ ...input, after }),
+        visibleArticlesFilter({ ...input, ...position }, moment),
         streams === 1 ? onVersion : undefined,
       );
       let progressed = false;
@@ -73,7 +92,7 @@ export class ListVisibleArticles {
           const next = await stream.next();
           if (next.done) return streams === 1 ? next.value : undefined;
           started = progressed = true;
-          after = (next.value[next.value.length - 1] as Article).id;
+          position = positionAfter(input.order, next.value[next.value.length - 1] as Article);
           yield next.value;
         }
       } catch (error) {
@@ -90,9 +109,9 @@ export class ListVisibleArticles {
     }
   }
 
-  /** The storage's version of the data now (ArticleRepository.visibleVersion). */
+  /** The storage's version of the data now, as lists read now see it (ArticleRepository.visibleVersion). */
   version(): Promise<ListVersion> {
-    return this.articles.visibleVersion();
+    return this.articles.visibleVersion(this.clock.now());
   }
 
   /**
@@ -110,11 +129,25 @@ export class ListVisibleArticles {
  * The storage's filter for a list's input: the one place where `q` is folded (foldForSearch),
  * so that every storage compares it with text folded the same way.
  */
-export function visibleArticlesFilter(input: ListVisibleArticlesInput): VisibleArticlesFilter {
+export function visibleArticlesFilter(input: ListVisibleArticlesInput, moment: Date): VisibleArticlesFilter {
   return {
+    moment,
+    order: input.order ?? 'id',
     afterId: input.after,
+    before: input.before,
     tagName: input.tag,
     categoryName: input.category,
+    featured: input.featured,
     foldedQuery: input.q === undefined ? undefined : foldForSearch(input.q),
   };
+}
+
+/** Where a list goes on after `last`, in its order. */
+export function positionAfter(
+  order: 'id' | 'newest' | undefined,
+  last: Article,
+): { after?: number; before?: NewestPosition } {
+  if (order !== 'newest') return { after: last.id };
+  // A listed article is published: its publishedAt is set.
+  return { before: { publishedAt: last.publishedAt as Date, id: last.id } };
 }

@@ -3,14 +3,18 @@ import {
   type ArticleFields,
   ArticleNotFoundError,
   checkArticleFields,
+  checkSlug,
   normalizeTermReferences,
+  type PublicationInput,
+  publicationChangeOf,
   type TermReferenceInput,
 } from '../../domain';
 import type { ArticleRepository, ExpectedVersions } from '../ports/article-repository';
 import type { Clock } from '../ports/clock';
 
-export interface UpdateArticleInput extends Partial<ArticleFields> {
+export interface UpdateArticleInput extends Partial<ArticleFields>, PublicationInput {
   id: number;
+  slug?: string;
   tag?: readonly TermReferenceInput[];
   category?: readonly TermReferenceInput[];
   /** Update only while the article is at one of these versions (If-Match); absent: whatever its version. */
@@ -24,19 +28,24 @@ export class UpdateArticle {
   ) {}
 
   /**
-   * Applies the fields present. Throws, writing nothing, ArticleNotFoundError for an unknown id and
-   * ArticleChangedError when the article is no longer at an expected version.
+   * Applies the fields present. Throws, writing nothing, ArticleNotFoundError for an unknown id,
+   * ArticleChangedError when the article is no longer at an expected version, and SlugTakenError
+   * when another current article has the slug asked for.
    */
   async execute(input: UpdateArticleInput): Promise<Article> {
-    const { id, tag, category, title, description, content, visible, expected } = input;
-    const fields = checkArticleFields(withoutUndefined({ title, description, content, visible }));
+    const { id, tag, category, title, description, content, featured, slug, expected } = input;
+    const fields = checkArticleFields(withoutUndefined({ title, description, content, featured }));
+    if (slug !== undefined) checkSlug('slug', slug);
+    const now = this.clock.now();
     const updated = await this.articles.update(
       id,
       {
         fields,
+        publication: publicationChangeOf(input, now),
+        slug,
         tags: tag && normalizeTermReferences('tag', tag),
         categories: category && normalizeTermReferences('category', category),
-        updatedAt: this.clock.now(),
+        updatedAt: now,
       },
       expected,
     );

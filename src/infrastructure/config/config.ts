@@ -55,6 +55,8 @@ export interface AppConfig {
   readonly workers: number;
   /** How long an Idempotency-Key's record answers a retried create (IDEMPOTENCY_KEY_RETENTION_HOURS). */
   readonly idempotencyKeyRetentionMs: number;
+  /** How long a revision is kept after the write that replaced it (REVISION_RETENTION_DAYS). */
+  readonly revisionRetentionMs: number;
 }
 
 /** A variable that cannot be used; the message is one line that names it. */
@@ -101,6 +103,7 @@ export function loadConfig(env: Env): AppConfig {
     shutdownTimeoutMs: variables.SHUTDOWN_TIMEOUT_MS,
     workers: variables.WORKERS,
     idempotencyKeyRetentionMs: variables.IDEMPOTENCY_KEY_RETENTION_HOURS * 3_600_000,
+    revisionRetentionMs: variables.REVISION_RETENTION_DAYS * 86_400_000,
   };
 }
 

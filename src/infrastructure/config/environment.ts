@@ -144,6 +144,9 @@ export const ENVIRONMENT = z
     IDEMPOTENCY_KEY_RETENTION_HOURS: wholeNumber(1, 8_760)
       .default(24)
       .describe('how long an Idempotency-Key answers a retried create; older keys are processed anew and purged'),
+    REVISION_RETENTION_DAYS: wholeNumber(1, 36_500)
+      .default(30)
+      .describe('how long an article revision is kept after a write replaced it; older ones are purged'),
     WORKERS: workers.default(1).describe('server processes sharing the port (node:cluster), 1 to 64 or auto'),
   })
   .superRefine(

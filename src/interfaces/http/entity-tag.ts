@@ -1,13 +1,16 @@
 import { createHash } from 'node:crypto';
 import type { ExpectedVersions, ListVersion } from '../../application';
-import type { Article } from '../../domain';
+import { type Article, articleStatusAt } from '../../domain';
 
 /**
- * The strong entity tag of an article: `"<id>-<version>"`. The version grows with every update,
- * so the tag changes whenever the article does; clients treat it as opaque.
+ * The strong entity tag of an article as a read at `moment` shows it: `"<id>-<version>"`, and
+ * `"<id>-<version>s"` while it is scheduled. The version grows with every update, so the tag
+ * changes whenever the article does, and the `s` goes when its time arrives (its status and
+ * `visible` change then, with no write); clients treat it as opaque.
  */
-export function entityTagOf(article: Pick<Article, 'id' | 'version'>): string {
-  return `"${article.id}-${article.version}"`;
+export function entityTagOf(article: Pick<Article, 'id' | 'version' | 'publishedAt'>, moment: Date): string {
+  const scheduled = articleStatusAt(article.publishedAt, moment) === 'scheduled';
+  return `"${article.id}-${article.version}${scheduled ? 's' : ''}"`;
 }
 
 /**
@@ -25,7 +28,7 @@ export function listEntityTagOf(version: ListVersion): string {
  * then a comma or the end. Sticky, so that the whole header must be made of such members.
  */
 const LIST_MEMBER = /[ \t]*(W\/)?"([\x21\x23-\x7e\x80-\xff]*)"[ \t]*(?:,|$)/y;
-const ARTICLE_TAG = /^([1-9][0-9]*)-([1-9][0-9]*)$/;
+const ARTICLE_TAG = /^([1-9][0-9]*)-([1-9][0-9]*)s?$/;
 
 interface ListedTag {
   weak: boolean;
@@ -46,13 +49,16 @@ function entityTagsIn(header: string): ListedTag[] | null {
 }
 
 /**
- * What an If-Match header asks of a write to article `id`: undefined when the header is absent or
- * `*` (no check), otherwise the versions of this article it names. Weak tags and tags of another
- * article name no version, and a header that is not a list of entity tags names none at all, so
- * such a header never matches.
+ * What an If-Match header asks of a write to article `id`: undefined when the header is absent (no
+ * check); `*`, any version of an article that exists; otherwise the versions of this article it
+ * names (a scheduled article's tag names its version too: the arrival of its time changes no
+ * stored field). Weak tags and tags of another article name no version, and a header that is not
+ * a list of entity tags names none at all, so such a header never matches.
  */
 export function expectedVersionsOf(ifMatch: string | undefined, id: number): ExpectedVersions | undefined {
-  if (ifMatch === undefined || ifMatch.trim() === '*') return undefined;
+  if (ifMatch === undefined) return undefined;
+  // Any current representation: an article that exists (a deleted one, being restored, does not).
+  if (ifMatch.trim() === '*') return { versions: [], anyVersion: true };
   const versions: number[] = [];
   for (const tag of entityTagsIn(ifMatch) ?? []) {
     const article = tag.weak ? null : ARTICLE_TAG.exec(tag.opaque);

@@ -1,5 +1,14 @@
 import { z } from 'zod';
-import { ARTICLE_RULES, type Article, type Term } from '../../domain';
+import {
+  ARTICLE_RULES,
+  type Article,
+  type ArticleRevision,
+  articleStatusAt,
+  readingTimeOf,
+  SLUG_PATTERN,
+  SLUG_RULES,
+  type Term,
+} from '../../domain';
 
 /* The shapes of what the API answers. The types below come from them, and so does the OpenAPI document. */
 
@@ -19,6 +28,24 @@ export const termJson = z
 
 const EXAMPLE_TIME = '2026-11-22T01:58:58.672Z';
 
+/** An article as the API answers it, for the document's examples. */
+const ARTICLE_EXAMPLE = {
+  id: 1,
+  title: 'Hello',
+  description: ARTICLE_RULES.defaultDescription,
+  content: 'First post',
+  visible: true,
+  tag: [{ id: 'uln4q7lk60tqcd7iftk4jvl7', name: 'TypeScript', description: 'Typed JavaScript' }],
+  category: [{ id: 'caouzz30pzjud1fiz0lf2zd3', name: 'dev', description: null }],
+  createdAt: EXAMPLE_TIME,
+  updatedAt: EXAMPLE_TIME,
+  slug: 'hello',
+  publishedAt: EXAMPLE_TIME,
+  status: 'published',
+  featured: false,
+  readingTime: 1,
+};
+
 export const articleJson = z
   .object({
     id: z.number().int().min(1).max(ARTICLE_RULES.maxId).meta({ example: 1 }),
@@ -30,19 +57,46 @@ export const articleJson = z
     category: z.array(termJson).meta({ description: 'Sorted by name' }),
     createdAt: z.iso.datetime().meta({ example: EXAMPLE_TIME }),
     updatedAt: z.iso.datetime().meta({ example: EXAMPLE_TIME }),
+    slug: z
+      .string()
+      .min(1)
+      .max(SLUG_RULES.maxLength)
+      .regex(SLUG_PATTERN)
+      .meta({ description: 'Unique among current articles; made from the title unless given', example: 'hello' }),
+    publishedAt: z.iso.datetime().nullable().meta({
+      description: 'null: a draft; later than now: scheduled; otherwise published (at that time)',
+      example: EXAMPLE_TIME,
+    }),
+    status: z.enum(['draft', 'scheduled', 'published']).meta({
+      description: 'Derived from publishedAt at the moment of the read; `visible` is `status === "published"`',
+      example: 'published',
+    }),
+    featured: z.boolean().meta({ example: false }),
+    readingTime: z
+      .number()
+      .int()
+      .min(1)
+      .meta({ description: 'Minutes: 275 words or 500 CJK characters a minute, at least 1', example: 1 }),
   })
   .meta({
     id: 'Article',
+    example: ARTICLE_EXAMPLE,
+  });
+
+export const revisionJson = z
+  .object({
+    revision: z.number().int().min(1).meta({ example: 2 }),
+    replacedAt: z.iso
+      .datetime()
+      .meta({ description: 'When the write that replaced it happened', example: EXAMPLE_TIME }),
+    article: articleJson.meta({ description: 'The article as it was just before; its status as it was then' }),
+  })
+  .meta({
+    id: 'Revision',
     example: {
-      id: 1,
-      title: 'Hello',
-      description: ARTICLE_RULES.defaultDescription,
-      content: 'First post',
-      visible: true,
-      tag: [{ id: 'uln4q7lk60tqcd7iftk4jvl7', name: 'TypeScript', description: 'Typed JavaScript' }],
-      category: [{ id: 'caouzz30pzjud1fiz0lf2zd3', name: 'dev', description: null }],
-      createdAt: EXAMPLE_TIME,
-      updatedAt: EXAMPLE_TIME,
+      revision: 1,
+      replacedAt: EXAMPLE_TIME,
+      article: ARTICLE_EXAMPLE,
     },
   });
 
@@ -62,26 +116,43 @@ export const readinessJson = z
   .meta({ id: 'Readiness', example: { status: 'ready', writes: 'available' } });
 
 export type TermJson = z.infer<typeof termJson>;
-/** Exactly the nine fields of the contract, in its order. */
+/** Exactly the fields of the contract, in its order: the original nine, then the publishing ones. */
 export type ArticleJson = z.infer<typeof articleJson>;
 export type HealthJson = z.infer<typeof healthJson>;
+export type RevisionJson = z.infer<typeof revisionJson>;
 export type ReadinessJson = z.infer<typeof readinessJson>;
 
 export function presentTerm(term: Term): TermJson {
   return { id: term.id, name: term.name, description: term.description };
 }
 
-export function presentArticle(article: Article): ArticleJson {
+/** The article as the API shows it to a read that started at `moment` (its status is decided then). */
+export function presentArticle(article: Article, moment: Date): ArticleJson {
+  const status = articleStatusAt(article.publishedAt, moment);
   return {
     id: article.id,
     title: article.title,
     description: article.description,
     content: article.content,
-    visible: article.visible,
+    visible: status === 'published',
     tag: article.tags.map(presentTerm),
     category: article.categories.map(presentTerm),
     createdAt: article.createdAt.toISOString(),
     updatedAt: article.updatedAt.toISOString(),
+    slug: article.slug,
+    publishedAt: article.publishedAt?.toISOString() ?? null,
+    status,
+    featured: article.featured,
+    readingTime: readingTimeOf(article.content),
+  };
+}
+
+/** A revision as the API shows it: the article as it was answered at the moment it was replaced. */
+export function presentRevision(revision: ArticleRevision): RevisionJson {
+  return {
+    revision: revision.revision,
+    replacedAt: revision.replacedAt.toISOString(),
+    article: presentArticle(revision.article, revision.replacedAt),
   };
 }
 
@@ -102,16 +173,21 @@ function termJsonText(term: Term): string {
 }
 
 /**
- * Exactly `JSON.stringify(presentArticle(article))`, written directly: the whole list's hot
- * path, where building each presented object and its terms' objects, then serialising them,
+ * Exactly `JSON.stringify(presentArticle(article, moment))`, written directly: the whole list's
+ * hot path, where building each presented object and its terms' objects, then serialising them,
  * was a third of the service's CPU per list at 100,000 articles (docs/PERFORMANCE.md).
  */
-export function articleJsonText(article: Article): string {
+export function articleJsonText(article: Article, moment: Date): string {
+  const status = articleStatusAt(article.publishedAt, moment);
+  const publishedAt = article.publishedAt === null ? 'null' : `"${article.publishedAt.toISOString()}"`;
   return (
     `{"id":${JSON.stringify(article.id)},"title":${JSON.stringify(article.title)},` +
     `"description":${JSON.stringify(article.description)},"content":${JSON.stringify(article.content)},` +
-    `"visible":${JSON.stringify(article.visible)},"tag":[${article.tags.map(termJsonText).join(',')}],` +
+    `"visible":${status === 'published'},"tag":[${article.tags.map(termJsonText).join(',')}],` +
     `"category":[${article.categories.map(termJsonText).join(',')}],` +
-    `"createdAt":${JSON.stringify(article.createdAt.toISOString())},"updatedAt":${JSON.stringify(article.updatedAt.toISOString())}}`
+    `"createdAt":"${article.createdAt.toISOString()}","updatedAt":"${article.updatedAt.toISOString()}",` +
+    // A slug is [a-z0-9-] and an ISO time has no character JSON escapes: no stringify needed.
+    `"slug":"${article.slug}","publishedAt":${publishedAt},"status":"${status}",` +
+    `"featured":${article.featured},"readingTime":${readingTimeOf(article.content)}}`
   );
 }

@@ -46,3 +46,11 @@ export class WrappedJsonBody {
 export class NotModified {
   constructor(readonly headers: Readonly<Record<string, string>>) {}
 }
+
+/** A resource found under another path: 301, `Location`, and the wrapper with `data`. */
+export class MovedPermanently {
+  constructor(
+    readonly location: string,
+    readonly data: unknown,
+  ) {}
+}

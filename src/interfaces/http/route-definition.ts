@@ -45,6 +45,8 @@ export interface RouteDefinition {
   data: z.ZodType;
   /** A GET whose ETag makes it conditional: 304, no body, when If-None-Match names the current tag. */
   notModified?: boolean;
+  /** A GET that may answer 301 with a Location and the wrapper with this `data` (MovedPermanently). */
+  movedPermanently?: { when: string; data: z.ZodType };
   /** Headers of a success, by name. */
   responseHeaders?: Readonly<Record<string, ResponseHeader>>;
   /** Failure statuses the route has beyond those its body, params and token imply. */

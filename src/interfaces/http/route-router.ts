@@ -5,7 +5,7 @@ import { jsonBody } from './middleware/json-body';
 import { requireBearerToken } from './middleware/require-bearer-token';
 import { queryParametersOf } from './query-parameters';
 import { routeNotFound } from './request-errors';
-import { NotModified, StreamedList, success, WithHeaders, WrappedJsonBody } from './response';
+import { MovedPermanently, NotModified, StreamedList, success, WithHeaders, WrappedJsonBody } from './response';
 import type { RouteDefinition } from './route-definition';
 import { writeStreamedList } from './streamed-list';
 import { parseInput } from './validation/article-schemas';
@@ -19,7 +19,7 @@ export interface RouteRouterOptions {
  * Serves a route table, each path matched exactly: token, then body, then schemas (path, query,
  * headers, body), then the handler; answers wrapped, with the handler's headers, or streamed when
  * it answers a StreamedList, or a body written before (WrappedJsonBody) as it is, or a 304
- * without a body when it answers NotModified.
+ * without a body when it answers NotModified, or a wrapped 301 with its Location (MovedPermanently).
  */
 export function routeRouter(routes: readonly RouteDefinition[], options: RouteRouterOptions): Router {
   const router = exactRouter();
@@ -38,6 +38,8 @@ export function routeRouter(routes: readonly RouteDefinition[], options: RouteRo
       if (answer instanceof StreamedList)
         return writeStreamedList(response, route.status, answer.batches, answer.headers);
       if (answer instanceof NotModified) return response.set(answer.headers).status(304).end();
+      if (answer instanceof MovedPermanently)
+        return response.location(answer.location).status(301).json(success(answer.data));
       if (answer instanceof WrappedJsonBody)
         return response.set(answer.headers).status(route.status).type('json').send(answer.body);
       if (answer instanceof WithHeaders) response.set(answer.headers);

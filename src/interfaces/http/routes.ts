@@ -1,19 +1,23 @@
+import { z } from 'zod';
 import type { ArticleController } from './controllers/article-controller';
 import type { HealthController } from './controllers/health-controller';
 import type { SeedController } from './controllers/seed-controller';
 import type { TermController } from './controllers/term-controller';
-import { articleJson, healthJson, readinessJson, termJson } from './presenters';
+import { articleJson, healthJson, readinessJson, revisionJson, termJson } from './presenters';
 import { defineRoute, type ResponseHeader, type RouteDefinition } from './route-definition';
 import {
   articlePathParams,
+  articleSlugPathParams,
   createArticleBody,
   deleteArticleBody,
   idempotencyKeyHeaders,
   ifMatchHeaders,
   ifNoneMatchHeaders,
+  restoreArticleBody,
   updateArticleBody,
 } from './validation/article-schemas';
 import { listArticlesQuery } from './validation/list-query';
+import { revisionsQuery } from './validation/revisions-query';
 
 export interface HttpControllers {
   articles: ArticleController;
@@ -28,11 +32,23 @@ export interface RouteOptions {
 
 const NO_SUCH_ARTICLE = { status: 404, when: 'no article has this id (with or without If-Match)' };
 const ARTICLE_CHANGED = { status: 412, when: 'If-Match names no current entity tag of the article; nothing written' };
+const SLUG_TAKEN = { status: 409, when: 'another current article has the slug asked for; nothing written' };
+const NO_SUCH_REVISION = { status: 404, when: 'the article has no such revision (or never existed); nothing written' };
+
+const nextRevisions: ResponseHeader = {
+  description: 'Only on a full page: the URL of the next page of older revisions',
+  schema: {
+    type: 'string',
+    pattern: '^</article/[1-9][0-9]*/revisions\\?limit=[1-9][0-9]*&before=[1-9][0-9]*>; rel="next"$',
+    example: '</article/1/revisions?limit=20&before=21>; rel="next"',
+  },
+  required: false,
+};
 
 /** `GET /article/create` is not a read of article "create": the write routes' paths answer only POST. */
 const WRITE_PATH_READ = {
   status: 404,
-  when: 'the path is a write route (`/article/create`, `/article/update`, `/article/delete`) asked with GET: an unknown route',
+  when: 'the path is a write route (`/article/create`, `/article/update`, `/article/delete`, `/article/restore`) asked with GET: an unknown route',
 };
 
 const KEY_REUSED = { status: 422, when: 'Idempotency-Key was used for another body; nothing written' };
@@ -48,8 +64,10 @@ const replayed: ResponseHeader = {
 };
 
 const entityTag = (required: boolean): ResponseHeader => ({
-  description: "The article's entity tag: send it back in If-Match to write only if it has not changed since",
-  schema: { type: 'string', pattern: '^"[1-9][0-9]*-[1-9][0-9]*"$', example: '"1-2"' },
+  description:
+    "The article's entity tag: send it back in If-Match to write only if it has not changed since. " +
+    'It also changes when a scheduled article is published by the arrival of its time',
+  schema: { type: 'string', pattern: '^"[1-9][0-9]*-[1-9][0-9]*s?"$', example: '"1-2"' },
   required,
 });
 
@@ -62,15 +80,24 @@ const listEntityTag: ResponseHeader = {
 };
 
 const nextPage: ResponseHeader = {
-  description: 'Only on a full page: the URL of the next page, with the same limit, filters and search',
+  description: 'Only on a full page: the URL of the next page, with the same limit, order, filters and search',
   schema: {
     type: 'string',
     pattern:
-      '^</article\\?limit=[1-9][0-9]*&after=[1-9][0-9]*(&tag=[^&>]+)?(&category=[^&>]+)?(&q=[^&>]+)?>; rel="next"$',
+      '^</article\\?limit=[1-9][0-9]*(&after=[1-9][0-9]*|&order=newest&cursor=[A-Za-z0-9_-]+)' +
+      '(&tag=[^&>]+)?(&category=[^&>]+)?(&featured=(true|false))?(&q=[^&>]+)?>; rel="next"$',
     example: '</article?limit=20&after=40&tag=TypeScript&q=generics>; rel="next"',
   },
   required: false,
 };
+
+/** What an earlier slug answers with its 301. */
+const movedArticle = z
+  .object({
+    id: articleJson.shape.id,
+    slug: articleJson.shape.slug.meta({ description: "The article's current slug", example: 'hello-world' }),
+  })
+  .meta({ id: 'MovedArticle', example: { id: 1, slug: 'hello-world' } });
 
 /** Every wrapped route of the API. Literal paths come before `/article/:id`. */
 export function apiRouteTable({ articles, seed, terms }: HttpControllers, options: RouteOptions): RouteDefinition[] {
@@ -83,6 +110,8 @@ export function apiRouteTable({ articles, seed, terms }: HttpControllers, option
       summary: 'Create an article',
       description:
         'Creates an article. Tags and categories are linked by name (found or created) or by id (must exist). ' +
+        'Published now unless `visible: false` (a draft) or `publishedAt` (a past date publishes with it, a future ' +
+        'one schedules); its slug is made from the title unless given. ' +
         'With Idempotency-Key, a retry of the same create answers the article created first instead of a second one.',
       write: true,
       body: createArticleBody,
@@ -90,7 +119,7 @@ export function apiRouteTable({ articles, seed, terms }: HttpControllers, option
       status: 201,
       data: articleJson,
       responseHeaders: { ETag: entityTag(true), 'Idempotent-Replayed': replayed },
-      failures: [KEY_IN_PROGRESS, KEY_REUSED],
+      failures: [KEY_IN_PROGRESS, KEY_REUSED, SLUG_TAKEN],
       handle: ({ body, headers }) => articles.create(body, headers),
     }),
     defineRoute({
@@ -101,14 +130,16 @@ export function apiRouteTable({ articles, seed, terms }: HttpControllers, option
       summary: 'Change the fields sent',
       description:
         'Changes the fields present in the body and refreshes updatedAt; `tag` and `category`, when present, ' +
-        'replace the links. With If-Match, only while the article is still as read.',
+        'replace the links. `visible: true` publishes a draft or scheduled article now, `false` makes it a draft, ' +
+        '`publishedAt` sets the time. A new `slug` keeps the old one leading here (301). ' +
+        'With If-Match, only while the article is still as read.',
       write: true,
       body: updateArticleBody,
       headers: ifMatchHeaders,
       status: 200,
       data: articleJson,
       responseHeaders: { ETag: entityTag(true) },
-      failures: [NO_SUCH_ARTICLE, ARTICLE_CHANGED],
+      failures: [NO_SUCH_ARTICLE, ARTICLE_CHANGED, SLUG_TAKEN],
       handle: ({ body, headers }) => articles.update(body, headers),
     }),
     defineRoute({
@@ -129,14 +160,34 @@ export function apiRouteTable({ articles, seed, terms }: HttpControllers, option
       handle: ({ body, headers }) => articles.delete(body, headers),
     }),
     defineRoute({
+      method: 'post',
+      path: '/article/restore',
+      operationId: 'restoreArticle',
+      group: 'Articles',
+      summary: 'Make an article what one of its revisions holds',
+      description:
+        'Restores the fields, publishedAt, slug, featured and links a revision holds; createdAt stays, updatedAt is ' +
+        'now (a new ETag). The state it replaces becomes a new revision. A deleted article comes back with its id. ' +
+        'With If-Match, only while the article is still as read.',
+      write: true,
+      body: restoreArticleBody,
+      headers: ifMatchHeaders,
+      status: 200,
+      data: articleJson,
+      responseHeaders: { ETag: entityTag(true) },
+      failures: [NO_SUCH_REVISION, SLUG_TAKEN, ARTICLE_CHANGED],
+      handle: ({ body, headers }) => articles.restore(body, headers),
+    }),
+    defineRoute({
       method: 'get',
       path: '/article',
       operationId: 'listArticles',
       group: 'Articles',
       summary: 'List the visible articles',
       description:
-        'Visible articles by id ascending, optionally filtered by tag and category name and searched with `q` ' +
-        '(a case-insensitive substring of the title, description or content). With `limit`, one page, ' +
+        'The articles published at the moment of the request (a scheduled one from its publishedAt on), by id ' +
+        'ascending or newest first (`order=newest`), optionally filtered by tag and category name and `featured`, and ' +
+        'searched with `q` (a case-insensitive substring of the title, description or content). With `limit`, one page, ' +
         'and a `Link` header to the next when the page is full; without, every matching article, streamed. ' +
         'Each parameter at most once, its value percent-encoded UTF-8 (otherwise a 400 names it); ' +
         'other parameters are ignored.',
@@ -148,6 +199,48 @@ export function apiRouteTable({ articles, seed, terms }: HttpControllers, option
       responseHeaders: { ETag: listEntityTag, Link: nextPage },
       notModified: true,
       handle: ({ query, headers }) => articles.list(query, headers),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/article/slug/:slug',
+      operationId: 'getArticleBySlug',
+      group: 'Articles',
+      summary: 'Read one article by its slug',
+      description:
+        'The article whose slug this is, whatever its status, with its ETag. An earlier slug of an article ' +
+        'answers 301 to its current one.',
+      write: false,
+      params: articleSlugPathParams,
+      headers: ifNoneMatchHeaders,
+      status: 200,
+      data: articleJson,
+      responseHeaders: { ETag: entityTag(true) },
+      notModified: true,
+      movedPermanently: {
+        when: 'An earlier slug of the article: `Location` is its current slug, `data` its id and slug',
+        data: movedArticle,
+      },
+      failures: [{ status: 404, when: 'no article has, or had, this slug' }],
+      handle: ({ params, headers }) => articles.getBySlug(params.slug, headers),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/article/:id/revisions',
+      operationId: 'listArticleRevisions',
+      group: 'Articles',
+      summary: "An article's revisions, newest first",
+      description:
+        'Each update, delete and restore keeps the article as it was just before: `{revision, replacedAt, article}`, ' +
+        'newest first, for REVISION_RETENTION_DAYS. A deleted article answers too. With `limit`, one page, and a ' +
+        '`Link` header to the next when it is full.',
+      write: false,
+      params: articlePathParams,
+      query: revisionsQuery,
+      status: 200,
+      data: revisionJson.array(),
+      responseHeaders: { Link: nextRevisions },
+      failures: [{ status: 404, when: 'no article has, or had, this id' }],
+      handle: ({ params, query }) => articles.revisions(params.id, query),
     }),
     defineRoute({
       method: 'get',

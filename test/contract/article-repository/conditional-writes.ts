@@ -42,16 +42,16 @@ export function conditionalWritesContract(open: OpenContractSubject): void {
 
     it('answers null, not a conflict, for a conditional update of an unknown id', async () => {
       await expect(repository.update(424242, someChanges().build(), { versions: [1] })).resolves.toBeNull();
-      await expect(repository.delete(424242, { versions: [1] })).resolves.toBeNull();
+      await expect(repository.delete(424242, new Date(), { versions: [1] })).resolves.toBeNull();
     });
 
     it('deletes only at an expected version', async () => {
       const created = await repository.create(aNewArticle().build());
-      await expect(repository.delete(created.id, { versions: [2] })).rejects.toEqual(
+      await expect(repository.delete(created.id, new Date(), { versions: [2] })).rejects.toEqual(
         new ArticleChangedError(created.id),
       );
       await expect(repository.findById(created.id)).resolves.toEqual(created);
-      await expect(repository.delete(created.id, { versions: [1] })).resolves.toEqual(created);
+      await expect(repository.delete(created.id, new Date(), { versions: [1] })).resolves.toEqual(created);
     });
 
     it('lets exactly one of several concurrent writes at the same version succeed', async () => {

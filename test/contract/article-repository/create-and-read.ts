@@ -1,5 +1,5 @@
 import type { ArticleRepository } from '../../../src/application';
-import { aNewArticle } from '../../support/builders';
+import { aNewArticle, READ_MOMENT } from '../../support/builders';
 import { type OpenContractSubject, useContractSubject } from './subject';
 import { termNames } from './term-names';
 
@@ -14,7 +14,11 @@ export function createAndReadContract(open: OpenContractSubject): void {
     it('stores every field and answers the stored article, createdAt equal to updatedAt', async () => {
       const createdAt = new Date('2026-03-04T05:06:07.891Z');
       const created = await repository.create(
-        aNewArticle().with({ title: null, description: 'd', content: 'c', visible: false }).at(createdAt).build(),
+        aNewArticle()
+          .with({ title: null, description: 'd', content: 'c', featured: true })
+          .invisible()
+          .at(createdAt)
+          .build(),
       );
 
       expect(created).toEqual({
@@ -22,7 +26,9 @@ export function createAndReadContract(open: OpenContractSubject): void {
         title: null,
         description: 'd',
         content: 'c',
-        visible: false,
+        publishedAt: null,
+        featured: true,
+        slug: 'article',
         tags: [],
         categories: [],
         createdAt,
@@ -40,7 +46,7 @@ export function createAndReadContract(open: OpenContractSubject): void {
 
       expect(second.id).toBeGreaterThan(first.id);
       expect(third.id).toBeGreaterThan(second.id);
-      const listed = await repository.listVisible({ limit: 100 });
+      const listed = await repository.listVisible({ moment: READ_MOMENT, limit: 100 });
       expect(listed.map((article) => article.title)).toEqual(['first', 'second', 'third']);
     });
 

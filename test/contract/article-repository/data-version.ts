@@ -1,6 +1,6 @@
 import { type ArticleRepository, STREAM_CHUNK_SIZE } from '../../../src/application';
 import type { Article } from '../../../src/domain';
-import { aNewArticle, someChanges } from '../../support/builders';
+import { aNewArticle, READ_MOMENT, someChanges } from '../../support/builders';
 import { type OpenContractSubject, useContractSubject } from './subject';
 
 /** The version of the visible data (visibleVersion), and the one a whole stream returns. */
@@ -20,57 +20,57 @@ export function dataVersionContract(open: OpenContractSubject): void {
     }
 
     it('changes with every committed write: create, keyed create, update, hiding, delete', async () => {
-      const versions = [await repository.visibleVersion()];
+      const versions = [await repository.visibleVersion(READ_MOMENT)];
       const created = await repository.create(aNewArticle().withTags('t').build());
-      versions.push(await repository.visibleVersion());
+      versions.push(await repository.visibleVersion(READ_MOMENT));
       await repository.createWithKey(aNewArticle().build(), {
         key: 'k',
         fingerprint: 'f',
         expiredUpTo: new Date(0),
       });
-      versions.push(await repository.visibleVersion());
+      versions.push(await repository.visibleVersion(READ_MOMENT));
       await repository.update(created.id, someChanges().with({ title: 'changed' }).build());
-      versions.push(await repository.visibleVersion());
-      await repository.update(created.id, someChanges().with({ visible: false }).build());
-      versions.push(await repository.visibleVersion());
+      versions.push(await repository.visibleVersion(READ_MOMENT));
+      await repository.update(created.id, someChanges().publishingOn(null).build());
+      versions.push(await repository.visibleVersion(READ_MOMENT));
       await repository.update(created.id, someChanges().replacingTags('other').build());
-      versions.push(await repository.visibleVersion());
-      await repository.delete(created.id);
-      versions.push(await repository.visibleVersion());
+      versions.push(await repository.visibleVersion(READ_MOMENT));
+      await repository.delete(created.id, new Date());
+      versions.push(await repository.visibleVersion(READ_MOMENT));
 
       expect(new Set(versions).size).toBe(versions.length);
     });
 
     it('a stream returns a version its data is not older than: a write committed meanwhile leaves it behind', async () => {
       for (let n = 0; n < STREAM_CHUNK_SIZE + 1; n++) await repository.create(aNewArticle().build());
-      const stream = repository.streamVisible({});
+      const stream = repository.streamVisible({ moment: READ_MOMENT });
       await stream.next();
       await repository.create(aNewArticle().build());
       const returned = await returnedBy(stream);
 
       expect(returned).toEqual(expect.any(String));
-      expect(await repository.visibleVersion()).not.toBe(returned);
+      expect(await repository.visibleVersion(READ_MOMENT)).not.toBe(returned);
     });
 
     it('a stream tells the version it returns before its first chunk, and a page the version it read', async () => {
       for (let n = 0; n < STREAM_CHUNK_SIZE + 1; n++) await repository.create(aNewArticle().build());
       const told: string[] = [];
-      const stream = repository.streamVisible({}, (version) => told.push(version));
+      const stream = repository.streamVisible({ moment: READ_MOMENT }, (version) => told.push(version));
       await stream.next();
       expect(told).toEqual([expect.any(String)]);
       // A write after the first chunk leaves the told version behind: it is the data's, not now's.
       await repository.create(aNewArticle().build());
       expect(await returnedBy(stream)).toBe(told[0]);
-      expect(await repository.visibleVersion()).not.toBe(told[0]);
+      expect(await repository.visibleVersion(READ_MOMENT)).not.toBe(told[0]);
 
       let toldByPage: string | undefined;
-      const page = await repository.listVisible({ limit: 2 }, (version) => {
+      const page = await repository.listVisible({ moment: READ_MOMENT, limit: 2 }, (version) => {
         toldByPage = version;
       });
       expect(page).toHaveLength(2);
       expect(toldByPage).toEqual(expect.any(String));
       await repository.create(aNewArticle().build());
-      expect(await repository.visibleVersion()).not.toBe(toldByPage);
+      expect(await repository.visibleVersion(READ_MOMENT)).not.toBe(toldByPage);
     });
 
     it('a stream or a page read while nothing is written has the version of now', async () => {
@@ -80,13 +80,14 @@ export function dataVersionContract(open: OpenContractSubject): void {
       // quiet moment. A version that is not the data's would never be equal.
       let equal = false;
       for (let attempt = 0; attempt < 50 && !equal; attempt++) {
-        const before = await repository.visibleVersion();
-        const returned = await returnedBy(repository.streamVisible({}));
+        const before = await repository.visibleVersion(READ_MOMENT);
+        const returned = await returnedBy(repository.streamVisible({ moment: READ_MOMENT }));
         let toldByPage: string | undefined;
-        await repository.listVisible({ limit: 5 }, (version) => {
+        await repository.listVisible({ moment: READ_MOMENT, limit: 5 }, (version) => {
           toldByPage = version;
         });
-        equal = returned === before && toldByPage === before && (await repository.visibleVersion()) === returned;
+        equal =
+          returned === before && toldByPage === before && (await repository.visibleVersion(READ_MOMENT)) === returned;
       }
       expect(equal).toBe(true);
     });

@@ -4,8 +4,11 @@ import { dataVersionContract } from './data-version';
 import { deleteContract } from './delete';
 import { keyedCreatesContract } from './keyed-creates';
 import { listsAndPagesContract } from './lists-and-pages';
+import { publishingContract } from './publishing';
+import { revisionsContract } from './revisions';
 import { searchContract } from './search';
 import { searchAgreesWithOracleContract } from './search-agrees-with-oracle';
+import { slugsContract } from './slugs';
 import { type OpenContractSubject, sharedContractSubject } from './subject';
 import { tagsAndCategoriesContract } from './tags-and-categories';
 import { updateContract } from './update';
@@ -33,5 +36,8 @@ export function articleRepositoryContract(name: string, open: OpenContractSubjec
     conditionalWritesContract(shared.open);
     updateContract(shared.open);
     keyedCreatesContract(shared.open);
+    publishingContract(shared.open);
+    slugsContract(shared.open);
+    revisionsContract(shared.open);
   });
 }

@@ -1,6 +1,6 @@
 import { type ArticleRepository, type IdempotencyClaim } from '../../../src/application';
 import { type Article, UnknownReferenceError } from '../../../src/domain';
-import { aNewArticle, someChanges } from '../../support/builders';
+import { aNewArticle, READ_MOMENT, someChanges } from '../../support/builders';
 import { type OpenContractSubject, useContractSubject } from './subject';
 
 /** Creates under an Idempotency-Key: one article per key, the stored answer replayed, expired keys purged. */
@@ -19,7 +19,7 @@ export function keyedCreatesContract(open: OpenContractSubject): void {
       expiredUpTo: new Date(at.getTime() - DAY_MS),
     });
     // Every article these tests create is visible.
-    const allArticles = () => repository.listVisible({ limit: 1_000 });
+    const allArticles = () => repository.listVisible({ moment: READ_MOMENT, limit: 1_000 });
 
     it.each([
       ['without references', () => aNewArticle().at(createdAt)],
@@ -47,7 +47,7 @@ export function keyedCreatesContract(open: OpenContractSubject): void {
         fingerprint: 'fingerprint-1',
         article: created,
       });
-      await repository.delete(created.id);
+      await repository.delete(created.id, new Date());
       await expect(repository.createWithKey(aNewArticle().build(), claim('k'))).resolves.toMatchObject({
         article: created,
       });

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { ArticleRepository, VisibleArticlesFilter } from '../../../src/application';
 import { type Article, codePointLength, foldForSearch, unstorableTextReason } from '../../../src/domain';
-import { aNewArticle } from '../../support/builders';
+import { aNewArticle, READ_MOMENT } from '../../support/builders';
 import { propertySeed } from '../../support/property-seed';
 import type { ContractSubject, OpenContractSubject } from './subject';
 
@@ -200,11 +200,12 @@ export function searchAgreesWithOracleContract(open: OpenContractSubject): void 
           const repository = subject.repository;
           const stored: (ArticleData & { id: number })[] = [];
           for (const data of articles) {
-            const { tags, categories, ...fields } = data;
+            const { tags, categories, visible, ...fields } = data;
             const article = aNewArticle()
               .with(fields)
               .withTags(...tags)
               .withCategories(...categories);
+            if (!visible) article.invisible();
             stored.push({ ...data, id: (await repository.create(article.build())).id });
           }
           for (const wanted of searches) {
@@ -215,6 +216,7 @@ export function searchAgreesWithOracleContract(open: OpenContractSubject): void 
             const after = wanted.after === null ? undefined : stored[wanted.after % Math.max(stored.length, 1)];
             const question = { q, afterId: after?.id ?? 0, tagName: wanted.tagName, categoryName: wanted.categoryName };
             const filter: VisibleArticlesFilter = {
+              moment: READ_MOMENT,
               afterId: question.afterId,
               tagName: question.tagName,
               categoryName: question.categoryName,

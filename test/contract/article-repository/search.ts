@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { type ArticleRepository, type VisibleArticlesPage } from '../../../src/application';
 import { type Article, foldForSearch } from '../../../src/domain';
-import { aNewArticle, someChanges } from '../../support/builders';
+import { aNewArticle, READ_MOMENT, someChanges } from '../../support/builders';
 import { type OpenContractSubject, useContractSubject } from './subject';
 
 /** The text search of a page (q, folded by foldForSearch): what it finds and how it combines with the filters. */
@@ -14,8 +14,11 @@ export function searchContract(open: OpenContractSubject): void {
 
     const ids = (articles: readonly Article[]) => articles.map((article) => article.id);
     /** The ids of the visible articles whose text contains q, as the use case asks for them. */
-    const search = (q: string, filter: Omit<VisibleArticlesPage, 'limit' | 'foldedQuery'> & { limit?: number } = {}) =>
-      repository.listVisible({ limit: 100, ...filter, foldedQuery: foldForSearch(q) }).then(ids);
+    const search = (
+      q: string,
+      filter: Omit<VisibleArticlesPage, 'limit' | 'foldedQuery' | 'moment'> & { limit?: number } = {},
+    ) =>
+      repository.listVisible({ moment: READ_MOMENT, limit: 100, ...filter, foldedQuery: foldForSearch(q) }).then(ids);
     const withContent = (content: string) => repository.create(aNewArticle().with({ content }).build());
 
     it('ignores case as toLowerCase does, in ASCII and beyond', async () => {
@@ -117,7 +120,8 @@ export function searchContract(open: OpenContractSubject): void {
       await expect(search('qv\uFFFDw')).resolves.toEqual([replacement.id]);
       await expect(search('qv\uFFFDw', { limit: 1 })).resolves.toEqual([replacement.id]);
       const streamed: Article[] = [];
-      for await (const chunk of repository.streamVisible({ foldedQuery: query })) streamed.push(...chunk);
+      for await (const chunk of repository.streamVisible({ moment: READ_MOMENT, foldedQuery: query }))
+        streamed.push(...chunk);
       expect(ids(streamed)).toEqual([replacement.id]);
     });
 
@@ -147,7 +151,7 @@ export function searchContract(open: OpenContractSubject): void {
       const kept = await withContent('needle one');
       const deleted = await withContent('needle two');
       await repository.create(aNewArticle().invisible().with({ content: 'needle three' }).build());
-      await repository.delete(deleted.id);
+      await repository.delete(deleted.id, new Date());
       await expect(search('needle')).resolves.toEqual([kept.id]);
       await expect(search('two')).resolves.toEqual([]);
     });

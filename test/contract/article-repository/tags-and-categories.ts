@@ -1,6 +1,6 @@
 import type { ArticleRepository } from '../../../src/application';
 import { UnknownReferenceError } from '../../../src/domain';
-import { aNewArticle, someChanges } from '../../support/builders';
+import { aNewArticle, READ_MOMENT, someChanges } from '../../support/builders';
 import { type OpenContractSubject, useContractSubject } from './subject';
 import { termNames } from './term-names';
 
@@ -62,7 +62,7 @@ export function tagsAndCategoriesContract(open: OpenContractSubject): void {
       expect(termNames(created)).toEqual(NAMES_IN_CODE_POINT_ORDER);
       expect(termNames(await repository.findById(created.id))).toEqual(NAMES_IN_CODE_POINT_ORDER);
       expect(termNames(await repository.findById(created.id), 'categories')).toEqual(NAMES_IN_CODE_POINT_ORDER);
-      const [listed] = await repository.listVisible({ limit: 100 });
+      const [listed] = await repository.listVisible({ moment: READ_MOMENT, limit: 100 });
       expect(termNames(listed ?? null)).toEqual(NAMES_IN_CODE_POINT_ORDER);
       const tags = await repository.listTerms('tag');
       expect(tags.map((tag) => tag.name)).toEqual(NAMES_IN_CODE_POINT_ORDER);
@@ -86,7 +86,7 @@ export function tagsAndCategoriesContract(open: OpenContractSubject): void {
         aNewArticle().withTags('brand-new', { id: 'no-such-tag' }).withCategories('also-new').build(),
       );
       await expect(attempt).rejects.toEqual(new UnknownReferenceError('tag', 'no-such-tag'));
-      await expect(repository.listVisible({ limit: 100 })).resolves.toEqual([]);
+      await expect(repository.listVisible({ moment: READ_MOMENT, limit: 100 })).resolves.toEqual([]);
       await expect(repository.listTerms('tag')).resolves.toEqual([]);
       await expect(repository.listTerms('category')).resolves.toEqual([]);
     });
@@ -110,7 +110,7 @@ export function tagsAndCategoriesContract(open: OpenContractSubject): void {
           .build(),
       );
       await expect(unknownCategory).rejects.toEqual(new UnknownReferenceError('category', 'no-such-category'));
-      await expect(repository.listVisible({ limit: 100 })).resolves.toEqual([seeded]);
+      await expect(repository.listVisible({ moment: READ_MOMENT, limit: 100 })).resolves.toEqual([seeded]);
       await expect(repository.listTerms('tag')).resolves.toEqual(seeded.tags);
       await expect(repository.listTerms('category')).resolves.toEqual(seeded.categories);
     });
@@ -155,7 +155,7 @@ export function tagsAndCategoriesContract(open: OpenContractSubject): void {
       expect(tags.filter((tag) => tag.name === 'race-2')).toHaveLength(1);
       await expect(repository.listTerms('category')).resolves.toHaveLength(1);
       const raceId = tags.find((tag) => tag.name === 'race')?.id;
-      const listed = await repository.listVisible({ limit: 100 });
+      const listed = await repository.listVisible({ moment: READ_MOMENT, limit: 100 });
       expect(listed).toHaveLength(12);
       for (const article of listed) {
         expect(article.tags.map((tag) => tag.id)).toContain(raceId);

@@ -1,6 +1,6 @@
 import type { ArticleRepository } from '../../../src/application';
 import { UnknownReferenceError } from '../../../src/domain';
-import { aNewArticle, someChanges } from '../../support/builders';
+import { aNewArticle, READ_MOMENT, someChanges } from '../../support/builders';
 import { type OpenContractSubject, useContractSubject } from './subject';
 import { termNames } from './term-names';
 
@@ -33,10 +33,10 @@ export function updateContract(open: OpenContractSubject): void {
 
     it('sets every writable field, title to null included', async () => {
       const created = await repository.create(aNewArticle().build());
-      const fields = { title: null, description: 'new d', content: ' ', visible: false };
-      const updated = await repository.update(created.id, someChanges().with(fields).build());
-      expect(updated).toMatchObject(fields);
-      await expect(repository.findById(created.id)).resolves.toMatchObject(fields);
+      const fields = { title: null, description: 'new d', content: ' ', featured: true };
+      const updated = await repository.update(created.id, someChanges().with(fields).publishingOn(null).build());
+      expect(updated).toMatchObject({ ...fields, publishedAt: null });
+      await expect(repository.findById(created.id)).resolves.toMatchObject({ ...fields, publishedAt: null });
     });
 
     it('replaces the whole set of links of a kind that is given, and only that kind', async () => {
@@ -58,7 +58,7 @@ export function updateContract(open: OpenContractSubject): void {
     it('answers null for an unknown id and creates nothing, not even named terms', async () => {
       const result = await repository.update(9999, someChanges().with({ title: 'x' }).replacingTags('ghost').build());
       expect(result).toBeNull();
-      await expect(repository.listVisible({ limit: 100 })).resolves.toEqual([]);
+      await expect(repository.listVisible({ moment: READ_MOMENT, limit: 100 })).resolves.toEqual([]);
       await expect(repository.listTerms('tag')).resolves.toEqual([]);
     });
 

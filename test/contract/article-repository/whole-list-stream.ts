@@ -1,6 +1,6 @@
 import { type ArticleRepository, STREAM_CHUNK_SIZE } from '../../../src/application';
 import { type Article, foldForSearch } from '../../../src/domain';
-import { aNewArticle, someChanges } from '../../support/builders';
+import { aNewArticle, READ_MOMENT, someChanges } from '../../support/builders';
 import { type OpenContractSubject, useContractSubject } from './subject';
 
 /** The whole visible list read as a stream of chunks: the same articles a page-by-page read gives. */
@@ -23,9 +23,10 @@ export function wholeListStreamContract(open: OpenContractSubject): void {
     /** The same list read page after page: what the stream must equal. */
     async function paged(filter: { tagName?: string; categoryName?: string; afterId?: number; foldedQuery?: string }) {
       const all: Article[] = [];
-      for (let page = await repository.listVisible({ ...filter, limit: 100 }); page.length > 0; ) {
+      for (let page = await repository.listVisible({ moment: READ_MOMENT, ...filter, limit: 100 }); page.length > 0; ) {
         all.push(...page);
         page = await repository.listVisible({
+          moment: READ_MOMENT,
           ...filter,
           limit: 100,
           afterId: (page[page.length - 1] as Article).id,
@@ -37,20 +38,21 @@ export function wholeListStreamContract(open: OpenContractSubject): void {
     it(`answers every visible article once, by id, with its links, in chunks of at most ${STREAM_CHUNK_SIZE}`, async () => {
       const count = STREAM_CHUNK_SIZE * 2 + 300;
       for (let n = 0; n < count; n++) {
-        const article = aNewArticle().with({ title: `a${n}`, visible: n % 7 !== 3 });
+        const article = aNewArticle().with({ title: `a${n}` });
+        if (n % 7 === 3) article.invisible();
         if (n % 3 === 0) article.withTags('t', `t${n % 5}`);
         if (n % 2 === 0) article.withCategories('c');
         await repository.create(article.build());
       }
 
-      const chunks = await chunksOf(repository.streamVisible({}));
+      const chunks = await chunksOf(repository.streamVisible({ moment: READ_MOMENT }));
 
       expect(chunks.length).toBeGreaterThanOrEqual(3);
       for (const chunk of chunks) expect(chunk.length).toBeGreaterThan(0);
       for (const chunk of chunks) expect(chunk.length).toBeLessThanOrEqual(STREAM_CHUNK_SIZE);
       const streamed = chunks.flat();
       expect(streamed).toHaveLength(count - Math.ceil((count - 3) / 7));
-      expect(streamed.every((article) => article.visible)).toBe(true);
+      expect(streamed.every((article) => article.publishedAt !== null)).toBe(true);
       const streamedIds = ids(streamed);
       expect(streamedIds).toEqual([...streamedIds].sort((a, b) => a - b));
       expect(new Set(streamedIds).size).toBe(streamedIds.length);
@@ -65,15 +67,17 @@ export function wholeListStreamContract(open: OpenContractSubject): void {
       await repository.create(aNewArticle().invisible().withTags('ts').withCategories('dev').build());
       const plain = await repository.create(aNewArticle().build());
 
-      const streamed = async (filter: Parameters<typeof repository.streamVisible>[0]) =>
-        (await chunksOf(repository.streamVisible(filter))).flat();
+      const streamed = async (filter: Omit<Parameters<typeof repository.streamVisible>[0], 'moment'>) =>
+        (await chunksOf(repository.streamVisible({ moment: READ_MOMENT, ...filter }))).flat();
       await expect(streamed({ tagName: 'ts' })).resolves.toEqual([both, tagOnly]);
       await expect(streamed({ categoryName: 'dev' })).resolves.toEqual([both, categoryOnly]);
       await expect(streamed({ tagName: 'ts', categoryName: 'dev' })).resolves.toEqual([both]);
       await expect(streamed({ afterId: tagOnly.id })).resolves.toEqual([categoryOnly, plain]);
       await expect(streamed({ afterId: both.id, tagName: 'ts' })).resolves.toEqual([tagOnly]);
-      await expect(chunksOf(repository.streamVisible({ tagName: 'nope' }))).resolves.toEqual([]);
-      await expect(chunksOf(repository.streamVisible({ categoryName: 'TS' }))).resolves.toEqual([]);
+      await expect(chunksOf(repository.streamVisible({ moment: READ_MOMENT, tagName: 'nope' }))).resolves.toEqual([]);
+      await expect(chunksOf(repository.streamVisible({ moment: READ_MOMENT, categoryName: 'TS' }))).resolves.toEqual(
+        [],
+      );
     });
 
     it('applies q (long and short, with a tag) as a page does', async () => {
@@ -82,8 +86,8 @@ export function wholeListStreamContract(open: OpenContractSubject): void {
       const content = await repository.create(aNewArticle().with({ content: '我的博客 tips' }).build());
       await repository.create(aNewArticle().invisible().with({ content: 'tips' }).build());
 
-      const streamed = async (filter: Parameters<typeof repository.streamVisible>[0]) =>
-        (await chunksOf(repository.streamVisible(filter))).flat();
+      const streamed = async (filter: Omit<Parameters<typeof repository.streamVisible>[0], 'moment'>) =>
+        (await chunksOf(repository.streamVisible({ moment: READ_MOMENT, ...filter }))).flat();
       for (const q of ['TIPS', '博客', 'ip']) {
         const filter = { foldedQuery: foldForSearch(q) };
         await expect(streamed(filter)).resolves.toEqual(await paged(filter));
@@ -95,7 +99,7 @@ export function wholeListStreamContract(open: OpenContractSubject): void {
 
     it('lets writes and reads run while a stream is open, and a stream closed early lets go of the storage', async () => {
       for (let n = 0; n < STREAM_CHUNK_SIZE + 1; n++) await repository.create(aNewArticle().build());
-      const stream = repository.streamVisible({});
+      const stream = repository.streamVisible({ moment: READ_MOMENT });
       const first = await stream.next();
       expect(first.value).toHaveLength(STREAM_CHUNK_SIZE);
 
@@ -110,11 +114,11 @@ export function wholeListStreamContract(open: OpenContractSubject): void {
       await expect(stream.next()).resolves.toEqual({ done: true, value: undefined });
       // Closing early, again and again, leaves nothing held: every stream still gets a connection.
       for (let n = 0; n < 15; n++) {
-        const again = repository.streamVisible({});
+        const again = repository.streamVisible({ moment: READ_MOMENT });
         await again.next();
         await again.return(undefined);
       }
-      await expect(chunksOf(repository.streamVisible({ tagName: 'during' }))).resolves.toEqual([
+      await expect(chunksOf(repository.streamVisible({ moment: READ_MOMENT, tagName: 'during' }))).resolves.toEqual([
         [expect.objectContaining({ id: written.id, title: 'changed' })],
       ]);
     });

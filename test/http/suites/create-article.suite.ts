@@ -10,7 +10,7 @@ export function createArticleSuite(kind: StorageKind): void {
         .post('/article/create')
         .send(body as object);
 
-    it('answers 201 with exactly the nine fields, defaults applied', async () => {
+    it('answers 201 with exactly the fields of the contract, defaults applied, published now', async () => {
       const response = await create({ content: 'Hello' });
 
       expect(response.status).toBe(201);
@@ -27,6 +27,11 @@ export function createArticleSuite(kind: StorageKind): void {
         category: [],
         createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
         updatedAt: article.createdAt,
+        slug: 'article',
+        publishedAt: article.createdAt,
+        status: 'published',
+        featured: false,
+        readingTime: 1,
       });
     });
 

@@ -1,11 +1,20 @@
 import type { AppConfig } from '../../../src/infrastructure/config/config';
-import { type HttpHarness, openHttpHarness, type StorageKind } from '../../support/http-harness';
+import {
+  type HttpHarness,
+  type HttpHarnessOptions,
+  openHttpHarness,
+  type StorageKind,
+} from '../../support/http-harness';
 
 /** Opens one harness for the enclosing describe, empty before each test. */
-export function useHarness(kind: StorageKind, config: Partial<AppConfig> = {}): () => HttpHarness {
+export function useHarness(
+  kind: StorageKind,
+  config: Partial<AppConfig> = {},
+  options: HttpHarnessOptions = {},
+): () => HttpHarness {
   let harness: HttpHarness | undefined;
   beforeAll(async () => {
-    harness = await openHttpHarness(kind, config);
+    harness = await openHttpHarness(kind, config, options);
   });
   beforeEach(async () => {
     await harness?.reset();
@@ -29,6 +38,11 @@ export const ARTICLE_KEYS = [
   'category',
   'createdAt',
   'updatedAt',
+  'slug',
+  'publishedAt',
+  'status',
+  'featured',
+  'readingTime',
 ];
 
 export const failureBody = (message: string | RegExp) => ({

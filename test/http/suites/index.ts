@@ -6,7 +6,9 @@ import { createArticleSuite } from './create-article.suite';
 import { deleteArticleSuite } from './delete-article.suite';
 import { idempotentCreatesSuite } from './idempotent-creates.suite';
 import { pagesAndFiltersSuite } from './pages-and-filters.suite';
+import { publishingSuite } from './publishing.suite';
 import { readRoutesSuite } from './read-routes.suite';
+import { revisionsSuite } from './revisions.suite';
 import { routingSuite } from './routing-and-auth.suite';
 import { searchSuite } from './search.suite';
 import { streamedListSuite } from './streamed-list.suite';
@@ -25,6 +27,8 @@ export function describeHttpApi(kind: StorageKind): void {
     readRoutesSuite(kind);
     pagesAndFiltersSuite(kind);
     searchSuite(kind);
+    publishingSuite(kind);
+    revisionsSuite(kind);
     streamedListSuite(kind);
     routingSuite(kind);
   });

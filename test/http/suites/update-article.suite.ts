@@ -23,6 +23,8 @@ export function updateArticleSuite(kind: StorageKind): void {
         ...created,
         title: 'after',
         visible: false,
+        publishedAt: null,
+        status: 'draft',
         updatedAt: expect.any(String),
       });
       expect(Date.parse(response.body.data.updatedAt)).toBeGreaterThan(Date.parse(created.updatedAt));

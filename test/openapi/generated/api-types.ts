@@ -16,14 +16,14 @@ export interface paths {
   '/article/create': {
     /**
      * Create an article
-     * @description Creates an article. Tags and categories are linked by name (found or created) or by id (must exist). With Idempotency-Key, a retry of the same create answers the article created first instead of a second one.
+     * @description Creates an article. Tags and categories are linked by name (found or created) or by id (must exist). Published now unless `visible: false` (a draft) or `publishedAt` (a past date publishes with it, a future one schedules); its slug is made from the title unless given. With Idempotency-Key, a retry of the same create answers the article created first instead of a second one.
      */
     post: operations['createArticle'];
   };
   '/article/update': {
     /**
      * Change the fields sent
-     * @description Changes the fields present in the body and refreshes updatedAt; `tag` and `category`, when present, replace the links. With If-Match, only while the article is still as read.
+     * @description Changes the fields present in the body and refreshes updatedAt; `tag` and `category`, when present, replace the links. `visible: true` publishes a draft or scheduled article now, `false` makes it a draft, `publishedAt` sets the time. A new `slug` keeps the old one leading here (301). With If-Match, only while the article is still as read.
      */
     post: operations['updateArticle'];
   };
@@ -34,12 +34,33 @@ export interface paths {
      */
     post: operations['deleteArticle'];
   };
+  '/article/restore': {
+    /**
+     * Make an article what one of its revisions holds
+     * @description Restores the fields, publishedAt, slug, featured and links a revision holds; createdAt stays, updatedAt is now (a new ETag). The state it replaces becomes a new revision. A deleted article comes back with its id. With If-Match, only while the article is still as read.
+     */
+    post: operations['restoreArticle'];
+  };
   '/article': {
     /**
      * List the visible articles
-     * @description Visible articles by id ascending, optionally filtered by tag and category name and searched with `q` (a case-insensitive substring of the title, description or content). With `limit`, one page, and a `Link` header to the next when the page is full; without, every matching article, streamed. Each parameter at most once, its value percent-encoded UTF-8 (otherwise a 400 names it); other parameters are ignored.
+     * @description The articles published at the moment of the request (a scheduled one from its publishedAt on), by id ascending or newest first (`order=newest`), optionally filtered by tag and category name and `featured`, and searched with `q` (a case-insensitive substring of the title, description or content). With `limit`, one page, and a `Link` header to the next when the page is full; without, every matching article, streamed. Each parameter at most once, its value percent-encoded UTF-8 (otherwise a 400 names it); other parameters are ignored.
      */
     get: operations['listArticles'];
+  };
+  '/article/slug/{slug}': {
+    /**
+     * Read one article by its slug
+     * @description The article whose slug this is, whatever its status, with its ETag. An earlier slug of an article answers 301 to its current one.
+     */
+    get: operations['getArticleBySlug'];
+  };
+  '/article/{id}/revisions': {
+    /**
+     * An article's revisions, newest first
+     * @description Each update, delete and restore keeps the article as it was just before: `{revision, replacedAt, article}`, newest first, for REVISION_RETENTION_DAYS. A deleted article answers too. With `limit`, one page, and a `Link` header to the next when it is full.
+     */
+    get: operations['listArticleRevisions'];
   };
   '/article/{id}': {
     /**
@@ -132,6 +153,7 @@ export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
     /**
+     * @description At most one of `visible` and `publishedAt`
      * @example {
      *   "title": "Hello",
      *   "content": "First post",
@@ -154,8 +176,23 @@ export interface components {
       description?: string;
       /** @example First post */
       content: string;
-      /** @example true */
+      /**
+       * @description true: published now (a published article stays as it is); false: a draft. Not with `publishedAt`
+       * @example true
+       */
       visible?: boolean;
+      /**
+       * @description When it is published, from year 1 to 9999 in UTC: a past time publishes with that date, a future one schedules, null makes a draft. Not with `visible`
+       * @example 2026-12-01T09:00:00.000Z
+       */
+      publishedAt?: string | null;
+      /** @example false */
+      featured?: boolean;
+      /**
+       * @description Absent on create: made from the title. Another current article's slug is a 409
+       * @example hello-world
+       */
+      slug?: string;
       tag?: components['schemas']['TermReference'][];
       category?: components['schemas']['TermReference'][];
     };
@@ -190,7 +227,7 @@ export interface components {
       ]
     >;
     /**
-     * @description Fields left out keep their value; tag and category replace the links
+     * @description Fields left out keep their value; tag and category replace the links. At most one of `visible` and `publishedAt`
      * @example {
      *   "id": 1,
      *   "title": "Hello again",
@@ -206,8 +243,23 @@ export interface components {
       description?: string;
       /** @example First post */
       content?: string;
-      /** @example true */
+      /**
+       * @description true: published now (a published article stays as it is); false: a draft. Not with `publishedAt`
+       * @example true
+       */
       visible?: boolean;
+      /**
+       * @description When it is published, from year 1 to 9999 in UTC: a past time publishes with that date, a future one schedules, null makes a draft. Not with `visible`
+       * @example 2026-12-01T09:00:00.000Z
+       */
+      publishedAt?: string | null;
+      /** @example false */
+      featured?: boolean;
+      /**
+       * @description Absent on create: made from the title. Another current article's slug is a 409
+       * @example hello-world
+       */
+      slug?: string;
       tag?: components['schemas']['TermReference'][];
       category?: components['schemas']['TermReference'][];
     };
@@ -219,6 +271,18 @@ export interface components {
     DeleteArticleBody: {
       /** @example 1 */
       id: number;
+    };
+    /**
+     * @example {
+     *   "id": 1,
+     *   "revision": 2
+     * }
+     */
+    RestoreArticleBody: {
+      /** @example 1 */
+      id: number;
+      /** @example 2 */
+      revision: number;
     };
     /**
      * @example {
@@ -242,7 +306,12 @@ export interface components {
      *     }
      *   ],
      *   "createdAt": "2026-11-22T01:58:58.672Z",
-     *   "updatedAt": "2026-11-22T01:58:58.672Z"
+     *   "updatedAt": "2026-11-22T01:58:58.672Z",
+     *   "slug": "hello",
+     *   "publishedAt": "2026-11-22T01:58:58.672Z",
+     *   "status": "published",
+     *   "featured": false,
+     *   "readingTime": 1
      * }
      */
     Article: {
@@ -270,6 +339,29 @@ export interface components {
        * @example 2026-11-22T01:58:58.672Z
        */
       updatedAt: string;
+      /**
+       * @description Unique among current articles; made from the title unless given
+       * @example hello
+       */
+      slug: string;
+      /**
+       * @description null: a draft; later than now: scheduled; otherwise published (at that time)
+       * @example 2026-11-22T01:58:58.672Z
+       */
+      publishedAt: string | null;
+      /**
+       * @description Derived from publishedAt at the moment of the read; `visible` is `status === "published"`
+       * @example published
+       * @enum {string}
+       */
+      status: 'draft' | 'scheduled' | 'published';
+      /** @example false */
+      featured: boolean;
+      /**
+       * @description Minutes: 275 words or 500 CJK characters a minute, at least 1
+       * @example 1
+       */
+      readingTime: number;
     };
     /**
      * @description A tag or a category
@@ -309,6 +401,67 @@ export interface components {
        * @example title: must be at most 200 characters
        */
       message: string;
+    };
+    /**
+     * @example {
+     *   "id": 1,
+     *   "slug": "hello-world"
+     * }
+     */
+    MovedArticle: {
+      /** @example 1 */
+      id: number;
+      /**
+       * @description The article's current slug
+       * @example hello-world
+       */
+      slug: string;
+    };
+    /**
+     * @example {
+     *   "revision": 1,
+     *   "replacedAt": "2026-11-22T01:58:58.672Z",
+     *   "article": {
+     *     "id": 1,
+     *     "title": "Hello",
+     *     "description": "这篇文章还没有介绍...",
+     *     "content": "First post",
+     *     "visible": true,
+     *     "tag": [
+     *       {
+     *         "id": "uln4q7lk60tqcd7iftk4jvl7",
+     *         "name": "TypeScript",
+     *         "description": "Typed JavaScript"
+     *       }
+     *     ],
+     *     "category": [
+     *       {
+     *         "id": "caouzz30pzjud1fiz0lf2zd3",
+     *         "name": "dev",
+     *         "description": null
+     *       }
+     *     ],
+     *     "createdAt": "2026-11-22T01:58:58.672Z",
+     *     "updatedAt": "2026-11-22T01:58:58.672Z",
+     *     "slug": "hello",
+     *     "publishedAt": "2026-11-22T01:58:58.672Z",
+     *     "status": "published",
+     *     "featured": false,
+     *     "readingTime": 1
+     *   }
+     * }
+     */
+    Revision: {
+      /** @example 2 */
+      revision: number;
+      /**
+       * Format: date-time
+       * @description When the write that replaced it happened
+       * @example 2026-11-22T01:58:58.672Z
+       */
+      replacedAt: string;
+      /** @description The article as it was just before; its status as it was then */
+      article: components['schemas']['Article'];
     };
     /**
      * @example {
@@ -356,7 +509,7 @@ export type external = Record<string, never>;
 export interface operations {
   /**
    * Create an article
-   * @description Creates an article. Tags and categories are linked by name (found or created) or by id (must exist). With Idempotency-Key, a retry of the same create answers the article created first instead of a second one.
+   * @description Creates an article. Tags and categories are linked by name (found or created) or by id (must exist). Published now unless `visible: false` (a draft) or `publishedAt` (a past date publishes with it, a future one schedules); its slug is made from the title unless given. With Idempotency-Key, a retry of the same create answers the article created first instead of a second one.
    */
   createArticle: {
     parameters: {
@@ -382,7 +535,7 @@ export interface operations {
           RateLimit?: string;
           /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
           'RateLimit-Policy'?: string;
-          /** @description The article's entity tag: send it back in If-Match to write only if it has not changed since */
+          /** @description The article's entity tag: send it back in If-Match to write only if it has not changed since. It also changes when a scheduled article is published by the arrival of its time */
           ETag: string;
           /** @description Only on a replay: the stored answer of an earlier create with this Idempotency-Key and body */
           'Idempotent-Replayed'?: 'true';
@@ -430,7 +583,7 @@ export interface operations {
           'application/json': components['schemas']['Failure'];
         };
       };
-      /** @description the first request with this Idempotency-Key is still being processed; nothing written, retry later */
+      /** @description the first request with this Idempotency-Key is still being processed; nothing written, retry later; another current article has the slug asked for; nothing written */
       409: {
         headers: {
           /** @description The request's id: yours from X-Request-Id, or a new UUID */
@@ -536,7 +689,7 @@ export interface operations {
   };
   /**
    * Change the fields sent
-   * @description Changes the fields present in the body and refreshes updatedAt; `tag` and `category`, when present, replace the links. With If-Match, only while the article is still as read.
+   * @description Changes the fields present in the body and refreshes updatedAt; `tag` and `category`, when present, replace the links. `visible: true` publishes a draft or scheduled article now, `false` makes it a draft, `publishedAt` sets the time. A new `slug` keeps the old one leading here (301). With If-Match, only while the article is still as read.
    */
   updateArticle: {
     parameters: {
@@ -562,7 +715,7 @@ export interface operations {
           RateLimit?: string;
           /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
           'RateLimit-Policy'?: string;
-          /** @description The article's entity tag: send it back in If-Match to write only if it has not changed since */
+          /** @description The article's entity tag: send it back in If-Match to write only if it has not changed since. It also changes when a scheduled article is published by the arrival of its time */
           ETag: string;
         };
         content: {
@@ -610,6 +763,20 @@ export interface operations {
       };
       /** @description no article has this id (with or without If-Match) */
       404: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description another current article has the slug asked for; nothing written */
+      409: {
         headers: {
           /** @description The request's id: yours from X-Request-Id, or a new UUID */
           'X-Request-Id': string;
@@ -889,20 +1056,218 @@ export interface operations {
     };
   };
   /**
+   * Make an article what one of its revisions holds
+   * @description Restores the fields, publishedAt, slug, featured and links a revision holds; createdAt stays, updatedAt is now (a new ETag). The state it replaces becomes a new revision. A deleted article comes back with its id. With If-Match, only while the article is still as read.
+   */
+  restoreArticle: {
+    parameters: {
+      header?: {
+        /** @description Your id for this request (1 to 128 of `A-Z a-z 0-9 _ . : -`): echoed in the answer and carried by the log line; any other value is replaced by a new UUID */
+        'X-Request-Id'?: string;
+        /** @description Write only if the article is still as read: one or more entity tags from its `ETag` (comma-separated), or `*`. A weak tag (`W/"…"`) or the tag of another article never matches. Absent: no check. */
+        'If-Match'?: string;
+      };
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['RestoreArticleBody'];
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+          /** @description The article's entity tag: send it back in If-Match to write only if it has not changed since. It also changes when a scheduled article is published by the arrival of its time */
+          ETag: string;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @example 10000
+             * @constant
+             */
+            statusCode: 10000;
+            data: components['schemas']['Article'];
+            /** @constant */
+            message: 'Success';
+          };
+        };
+      };
+      /** @description Invalid input; the message names the field */
+      400: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description Missing or wrong bearer token */
+      401: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+          /** @description The scheme the write needs */
+          'WWW-Authenticate': 'Bearer';
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description the article has no such revision (or never existed); nothing written */
+      404: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description another current article has the slug asked for; nothing written */
+      409: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description If-Match names no current entity tag of the article; nothing written */
+      412: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description Body over BODY_LIMIT */
+      413: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description Over RATE_LIMIT_PER_MINUTE for this client */
+      429: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+          /** @description Seconds until the current minute of the rate limit ends */
+          'Retry-After': string;
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description Unexpected error ("Internal error") */
+      500: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description Storage unavailable; retry later */
+      503: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+          /** @description Seconds to wait before retrying (storage unavailable, a failover under way, shutting down) */
+          'Retry-After': string;
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+    };
+  };
+  /**
    * List the visible articles
-   * @description Visible articles by id ascending, optionally filtered by tag and category name and searched with `q` (a case-insensitive substring of the title, description or content). With `limit`, one page, and a `Link` header to the next when the page is full; without, every matching article, streamed. Each parameter at most once, its value percent-encoded UTF-8 (otherwise a 400 names it); other parameters are ignored.
+   * @description The articles published at the moment of the request (a scheduled one from its publishedAt on), by id ascending or newest first (`order=newest`), optionally filtered by tag and category name and `featured`, and searched with `q` (a case-insensitive substring of the title, description or content). With `limit`, one page, and a `Link` header to the next when the page is full; without, every matching article, streamed. Each parameter at most once, its value percent-encoded UTF-8 (otherwise a 400 names it); other parameters are ignored.
    */
   listArticles: {
     parameters: {
       query?: {
+        /** @description `id` (the default): by id ascending, pages by `after`. `newest`: by publishedAt descending, then id descending, pages by the `cursor` of the previous page's `Link` */
+        order?: 'id' | 'newest';
+        /** @description Only with `order=newest`: where the next page starts, as the previous page's `Link` gives it. Opaque; one this service did not give is refused */
+        cursor?: string;
         /** @description Answer a page of at most this many articles (1 to 100, in decimal without sign or leading zero); without it, every article */
         limit?: string;
-        /** @description Only articles with a greater id: the id of the last article of the previous page (1 to 2147483647, in decimal without sign or leading zero) */
+        /** @description Only articles with a greater id: the id of the last article of the previous page (1 to 2147483647, in decimal without sign or leading zero). Not with `order=newest` */
         after?: string;
         /** @description Only articles linked to the tag of this name (trimmed, then 1 to 64 characters; an unknown name matches nothing) */
         tag?: string;
         /** @description Only articles linked to the category of this name, trimmed like `tag`; with `tag`, to both */
         category?: string;
+        /** @description Only featured articles (`true`) or only the others (`false`) */
+        featured?: 'true' | 'false';
         /** @description Only articles whose title, description or content contains this text, ignoring case (JavaScript's toLowerCase); trimmed, then 1 to 100 characters; every character is literal, inner spaces included */
         q?: string;
       };
@@ -925,7 +1290,7 @@ export interface operations {
           'RateLimit-Policy'?: string;
           /** @description A weak entity tag of the data the list was read from: send it back in If-None-Match to get a 304 while no article, tag or category has changed since */
           ETag: string;
-          /** @description Only on a full page: the URL of the next page, with the same limit, filters and search */
+          /** @description Only on a full page: the URL of the next page, with the same limit, order, filters and search */
           Link?: string;
         };
         content: {
@@ -947,6 +1312,276 @@ export interface operations {
       };
       /** @description Invalid input; the message names the field */
       400: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description Over RATE_LIMIT_PER_MINUTE for this client */
+      429: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+          /** @description Seconds until the current minute of the rate limit ends */
+          'Retry-After': string;
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description Unexpected error ("Internal error") */
+      500: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description Storage unavailable; retry later */
+      503: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+          /** @description Seconds to wait before retrying (storage unavailable, a failover under way, shutting down) */
+          'Retry-After': string;
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+    };
+  };
+  /**
+   * Read one article by its slug
+   * @description The article whose slug this is, whatever its status, with its ETag. An earlier slug of an article answers 301 to its current one.
+   */
+  getArticleBySlug: {
+    parameters: {
+      header?: {
+        /** @description Your id for this request (1 to 128 of `A-Z a-z 0-9 _ . : -`): echoed in the answer and carried by the log line; any other value is replaced by a new UUID */
+        'X-Request-Id'?: string;
+        /** @description The ETag of the answer as you have it: while it is still current, the answer is 304 with no body */
+        'If-None-Match'?: string;
+      };
+      path: {
+        /** @description A current or earlier slug of an article */
+        slug: string;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+          /** @description The article's entity tag: send it back in If-Match to write only if it has not changed since. It also changes when a scheduled article is published by the arrival of its time */
+          ETag: string;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @example 10000
+             * @constant
+             */
+            statusCode: 10000;
+            data: components['schemas']['Article'];
+            /** @constant */
+            message: 'Success';
+          };
+        };
+      };
+      /** @description An earlier slug of the article: `Location` is its current slug, `data` its id and slug */
+      301: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+          /** @description Where the article is now */
+          Location: string;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @example 10000
+             * @constant
+             */
+            statusCode: 10000;
+            data: components['schemas']['MovedArticle'];
+            /** @constant */
+            message: 'Success';
+          };
+        };
+      };
+      /** @description Not modified: If-None-Match names the current ETag; no body */
+      304: {
+        content: never;
+      };
+      /** @description Invalid input; the message names the field */
+      400: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description no article has, or had, this slug */
+      404: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description Over RATE_LIMIT_PER_MINUTE for this client */
+      429: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+          /** @description Seconds until the current minute of the rate limit ends */
+          'Retry-After': string;
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description Unexpected error ("Internal error") */
+      500: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description Storage unavailable; retry later */
+      503: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+          /** @description Seconds to wait before retrying (storage unavailable, a failover under way, shutting down) */
+          'Retry-After': string;
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+    };
+  };
+  /**
+   * An article's revisions, newest first
+   * @description Each update, delete and restore keeps the article as it was just before: `{revision, replacedAt, article}`, newest first, for REVISION_RETENTION_DAYS. A deleted article answers too. With `limit`, one page, and a `Link` header to the next when it is full.
+   */
+  listArticleRevisions: {
+    parameters: {
+      query?: {
+        /** @description Answer a page of at most this many revisions (1 to 100); without it, every one kept */
+        limit?: string;
+        /** @description Only revisions numbered below this one: the last revision of the previous page */
+        before?: string;
+      };
+      header?: {
+        /** @description Your id for this request (1 to 128 of `A-Z a-z 0-9 _ . : -`): echoed in the answer and carried by the log line; any other value is replaced by a new UUID */
+        'X-Request-Id'?: string;
+      };
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+          /** @description Only on a full page: the URL of the next page of older revisions */
+          Link?: string;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @example 10000
+             * @constant
+             */
+            statusCode: 10000;
+            data: components['schemas']['Revision'][];
+            /** @constant */
+            message: 'Success';
+          };
+        };
+      };
+      /** @description Invalid input; the message names the field */
+      400: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description no article has, or had, this id */
+      404: {
         headers: {
           /** @description The request's id: yours from X-Request-Id, or a new UUID */
           'X-Request-Id': string;
@@ -1033,7 +1668,7 @@ export interface operations {
           RateLimit?: string;
           /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
           'RateLimit-Policy'?: string;
-          /** @description The article's entity tag: send it back in If-Match to write only if it has not changed since */
+          /** @description The article's entity tag: send it back in If-Match to write only if it has not changed since. It also changes when a scheduled article is published by the arrival of its time */
           ETag?: string;
         };
         content: {
@@ -1067,7 +1702,7 @@ export interface operations {
           'application/json': components['schemas']['Failure'];
         };
       };
-      /** @description the path is a write route (`/article/create`, `/article/update`, `/article/delete`) asked with GET: an unknown route */
+      /** @description the path is a write route (`/article/create`, `/article/update`, `/article/delete`, `/article/restore`) asked with GET: an unknown route */
       404: {
         headers: {
           /** @description The request's id: yours from X-Request-Id, or a new UUID */

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import type { DocumentedOperation } from '../openapi-response-check';
 import { HEADER_CHARACTER, type JsonSchema, schemaArbitrary } from './schema-arbitrary';
+import { queryKeepingWordRules, wordRulesOf } from './word-rules';
 
 /** One request, as sent: the method, the path with its query string, headers, and a JSON body. */
 export interface GeneratedRequest {
@@ -39,12 +40,19 @@ export interface KnownValues {
   articleId: number;
   /** A tag's id: a reference by id to it is taken, where a random id names no tag. */
   tagId: string;
+  /** The known article's slug when it was created: current, or earlier once an update renamed it (a 301). */
+  slug?: string;
+  /** Cursors the service gave in its `Link` headers: the only ones it reads (word-rules.ts). */
+  cursors?: string[];
   /** The API token, sent as a bearer token to the operations the document secures. */
   bearerToken?: string;
 }
 
 /** The known article's id, read when a request is generated. */
 const knownArticleId = (known: KnownValues) => fc.constant(null).map(() => known.articleId);
+/** A known value picked when a request is generated; the value drawn from the schema when none is known. */
+const knownOr = (pick: (choice: number) => string | undefined, fromSchema: fc.Arbitrary<string>) =>
+  fc.tuple(fc.nat(), fromSchema).map(([choice, drawn]) => pick(choice) ?? drawn);
 
 /** The parts of a request before they are written as HTTP: parameters by location, the body as a value. */
 interface RequestParts {
@@ -52,8 +60,12 @@ interface RequestParts {
   template: string;
   path: Record<string, string>;
   query: Array<[string, string]>;
+  /** A value for each query parameter of the operation, for a mutation that adds one it lacks. */
+  spareQuery: Array<[string, string]>;
   headers: Record<string, string>;
   body?: { value: unknown };
+  /** A valid value for each property of the body's schema, for a mutation that adds one it lacks. */
+  spareBody: Record<string, unknown>;
 }
 
 const resolverOf = (document: OpenApiDocument) => (ref: string) => {
@@ -68,12 +80,27 @@ const operationsOf = (document: OpenApiDocument) =>
     Object.entries(methods).map(([method, operation]) => ({ method, template, operation })),
   );
 
-/** Text a parameter carries; the known article's id for an id, often. */
+/** Text a parameter carries; the known article's id, slug or a known cursor, often. */
 function parameterArbitrary(document: OpenApiDocument, parameter: Parameter, known: KnownValues): fc.Arbitrary<string> {
   const unit = parameter.in === 'header' ? HEADER_CHARACTER : undefined;
   const fromSchema = schemaArbitrary(parameter.schema, resolverOf(document), unit).map(String);
-  const isId = parameter.name === 'id' || parameter.name === 'after';
-  return isId ? fc.oneof(knownArticleId(known).map(String), fromSchema) : fromSchema;
+  switch (parameter.name) {
+    case 'id':
+    case 'after':
+      return fc.oneof(knownArticleId(known).map(String), fromSchema);
+    case 'slug':
+      return fc.oneof(
+        knownOr(() => known.slug, fromSchema),
+        fromSchema,
+      );
+    case 'cursor':
+      return fc.oneof(
+        knownOr((choice) => known.cursors?.[choice % known.cursors.length], fromSchema),
+        fromSchema,
+      );
+    default:
+      return fromSchema;
+  }
 }
 
 /** Term references by id name the known tag, most of the time, so that creates and updates get through. */
@@ -97,20 +124,29 @@ function bodyArbitrary(document: OpenApiDocument, schema: JsonSchema, known: Kno
   });
 }
 
+/** A valid value for every property an object body may have, each drawn on its own. */
+function spareBodyArbitrary(document: OpenApiDocument, schema: JsonSchema): fc.Arbitrary<Record<string, unknown>> {
+  const resolve = resolverOf(document);
+  const properties = (schema.$ref === undefined ? schema : resolve(schema.$ref)).properties ?? {};
+  return fc.record(
+    Object.fromEntries(Object.entries(properties).map(([name, inner]) => [name, schemaArbitrary(inner, resolve)])),
+  );
+}
+
 function partsArbitrary(
   document: OpenApiDocument,
   entry: { method: string; template: string; operation: Operation },
   known: KnownValues,
 ): fc.Arbitrary<RequestParts> {
   const parameters = entry.operation.parameters ?? [];
-  const valuesOf = (location: Parameter['in']) =>
+  const valuesOf = (location: Parameter['in'], every = false) =>
     fc.record(
       Object.fromEntries(
         parameters.filter((p) => p.in === location).map((p) => [p.name, parameterArbitrary(document, p, known)]),
       ),
       {
         requiredKeys: parameters
-          .filter((p) => p.in === location && (p.required || location === 'path'))
+          .filter((p) => p.in === location && (every || p.required || location === 'path'))
           .map((p) => p.name),
       },
     );
@@ -119,14 +155,18 @@ function partsArbitrary(
     .record({
       path: valuesOf('path'),
       query: valuesOf('query'),
+      spareQuery: valuesOf('query', true),
       headers: valuesOf('header'),
       body: schema ? bodyArbitrary(document, schema, known).map((value) => ({ value })) : fc.constant(undefined),
+      spareBody: schema ? spareBodyArbitrary(document, schema) : fc.constant({}),
     })
     .map((values) => ({
       method: entry.method,
       template: entry.template,
       path: values.path,
-      query: Object.entries(values.query),
+      // Drawn parameter by parameter; what the document says only in words, the generator keeps.
+      query: queryKeepingWordRules(Object.entries(values.query), known),
+      spareQuery: Object.entries(values.spareQuery),
       headers: {
         ...values.headers,
         ...(entry.operation.security?.length && known.bearerToken
@@ -134,6 +174,7 @@ function partsArbitrary(
           : {}),
       },
       body: values.body,
+      spareBody: values.spareBody,
     }));
 }
 
@@ -170,9 +211,15 @@ function allPartsArbitrary(document: OpenApiDocument, known: KnownValues): fc.Ar
   );
 }
 
-/** Requests every operation of the document accepts, generated from its schemas. */
+/**
+ * Requests every operation of the document accepts, generated from its schemas, that also keep
+ * the rules it states in words (word-rules.ts).
+ */
 export function validRequests(document: OpenApiDocument, known: KnownValues): fc.Arbitrary<GeneratedRequest> {
-  return allPartsArbitrary(document, known).filter(encodable).map(written);
+  return allPartsArbitrary(document, known)
+    .filter(encodable)
+    .map(written)
+    .filter((request) => wordRulesOf(request, known).broken.length === 0);
 }
 
 /** Values near the edges of what the service parses, and of what JSON Schema checks. */
@@ -190,15 +237,23 @@ function containersOf(value: unknown): Array<Record<string, unknown> | unknown[]
   return [value as Record<string, unknown>, ...nested];
 }
 
-/** One change to a body: a value replaced, a key dropped or added, or the whole body replaced. */
-function mutateBody(body: unknown, change: { kind: number; at: number; key: string }, replacement: unknown): unknown {
+/**
+ * One change to a body: a value replaced, a key dropped or added, a property of its schema that
+ * it lacks added (with a value valid for it: `spare`), or the whole body replaced.
+ */
+function mutateBody(
+  body: unknown,
+  change: { kind: number; at: number; key: string },
+  replacement: unknown,
+  spare: Record<string, unknown>,
+): unknown {
   const copy = structuredClone(body);
   const containers = containersOf(copy);
   const target = containers[change.at % Math.max(containers.length, 1)];
   if (target === undefined) return replacement;
   const keys = Object.keys(target);
   const existing = keys[Math.floor(change.at / Math.max(containers.length, 1)) % Math.max(keys.length, 1)];
-  switch (change.kind % 4) {
+  switch (change.kind % 5) {
     case 0:
       if (existing !== undefined) (target as Record<string, unknown>)[existing] = replacement;
       return copy;
@@ -208,14 +263,25 @@ function mutateBody(body: unknown, change: { kind: number; at: number; key: stri
     case 2:
       if (!Array.isArray(target)) target[change.key] = replacement;
       return copy;
+    case 3: {
+      if (copy === null || typeof copy !== 'object' || Array.isArray(copy)) return copy;
+      const lacking = Object.keys(spare).filter((name) => !(name in copy));
+      const name = lacking[change.at % Math.max(lacking.length, 1)];
+      if (name !== undefined) (copy as Record<string, unknown>)[name] = spare[name];
+      return copy;
+    }
     default:
       return replacement;
   }
 }
 
-/** One change to the parameters: a value replaced with edgy text, or a query parameter given twice. */
+/**
+ * One change to the parameters: a value replaced with edgy text, a query parameter given twice,
+ * left out, or added (one the operation has, with a value from its schema).
+ */
 function mutateParameters(parts: RequestParts, choice: number, replacement: string): RequestParts {
   const copy = structuredClone(parts);
+  const given = new Set(copy.query.map(([name]) => name));
   const slots = [
     ...Object.keys(copy.path).map((name) => () => {
       copy.path[name] = replacement;
@@ -226,6 +292,14 @@ function mutateParameters(parts: RequestParts, choice: number, replacement: stri
     ...copy.query.map((entry) => () => {
       copy.query.push([entry[0], replacement]);
     }),
+    ...copy.query.map((entry) => () => {
+      copy.query = copy.query.filter((other) => other !== entry);
+    }),
+    ...copy.spareQuery
+      .filter(([name]) => !given.has(name))
+      .map((entry) => () => {
+        copy.query.push(entry);
+      }),
     // Credentials are not the document's to judge: a wrong token is a 401, tested on its own.
     ...Object.keys(copy.headers)
       .filter((name) => name !== 'authorization')
@@ -260,7 +334,7 @@ export function mutatedRequests(document: OpenApiDocument, known: KnownValues): 
     })
     .map(({ parts, kind, at, key, value, text, onBody }) => {
       if (onBody && parts.body !== undefined) {
-        return { ...parts, body: { value: mutateBody(parts.body.value, { kind, at, key }, value) } };
+        return { ...parts, body: { value: mutateBody(parts.body.value, { kind, at, key }, value, parts.spareBody) } };
       }
       return mutateParameters(parts, at, text);
     })

@@ -1,3 +1,4 @@
+import addFormats from 'ajv-formats';
 import { OpenAPIBackend } from 'openapi-backend';
 import type { GeneratedRequest, OpenApiDocument } from './generated-requests';
 
@@ -14,8 +15,14 @@ export class StandardRequestValidator {
   static async of(document: OpenApiDocument): Promise<StandardRequestValidator> {
     // Its own copy: the validator dereferences the document it is given in place. `quick` skips
     // its check of the document itself, which knows only OpenAPI 3.0 (it refuses 3.1's `const`);
-    // the document is checked as 3.1 elsewhere (openapi.http.test.ts, Spectral).
-    const backend = new OpenAPIBackend({ definition: structuredClone(document) as never, quick: true });
+    // the document is checked as 3.1 elsewhere (openapi.http.test.ts, Spectral). Its ajv knows
+    // only OpenAPI's numeric formats; ajv-formats adds JSON Schema's (`date-time`), as the
+    // response check has them, so that a format is checked, not ignored with a warning.
+    const backend = new OpenAPIBackend({
+      definition: structuredClone(document) as never,
+      quick: true,
+      customizeAjv: (ajv) => addFormats(ajv),
+    });
     await backend.init();
     return new StandardRequestValidator(backend);
   }

@@ -9,7 +9,7 @@ describe('CreateArticle', () => {
   let clock: TestClock;
   let createArticle: CreateArticle;
   /** The articles these tests attempt are all visible. */
-  const everything = () => new ListVisibleArticles(repository).execute();
+  const everything = () => new ListVisibleArticles(repository, clock).execute();
   const tagNames = async () => (await new ListTags(repository).execute()).map((tag) => tag.name);
 
   beforeEach(() => {
@@ -26,7 +26,9 @@ describe('CreateArticle', () => {
       title: null,
       description: '这篇文章还没有介绍...',
       content: 'c',
-      visible: true,
+      publishedAt: new Date('2026-05-06T07:08:09.123Z'),
+      featured: false,
+      slug: 'article',
       tags: [],
       categories: [],
       createdAt: new Date('2026-05-06T07:08:09.123Z'),
@@ -41,7 +43,13 @@ describe('CreateArticle', () => {
     clock.advance(1000);
     const second = await createArticle.execute(aCreateInput({ title: 'T', description: 'D', visible: false }));
 
-    expect(second).toMatchObject({ id: first.id + 1, title: 'T', description: 'D', content: 'World', visible: false });
+    expect(second).toMatchObject({
+      id: first.id + 1,
+      title: 'T',
+      description: 'D',
+      content: 'World',
+      publishedAt: null,
+    });
     expect(second.createdAt).toEqual(new Date('2026-05-06T07:08:10.123Z'));
   });
 

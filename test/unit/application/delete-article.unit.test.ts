@@ -12,7 +12,7 @@ describe('DeleteArticle', () => {
 
   beforeEach(async () => {
     repository = new InMemoryArticleRepository();
-    deleteArticle = new DeleteArticle(repository);
+    deleteArticle = new DeleteArticle(repository, new TestClock());
     const createArticle = new CreateArticle(repository, new TestClock());
     existing = await createArticle.execute(aCreateInput({ tag: [{ name: 'ts' }], category: [{ name: 'dev' }] }));
     other = await createArticle.execute(aCreateInput({ tag: [{ name: 'ts' }] }));
@@ -22,7 +22,7 @@ describe('DeleteArticle', () => {
     await expect(deleteArticle.execute({ id: existing.id })).resolves.toEqual(existing);
 
     await expect(repository.findById(existing.id)).resolves.toBeNull();
-    await expect(new ListVisibleArticles(repository).execute()).resolves.toEqual([other]);
+    await expect(new ListVisibleArticles(repository, new TestClock()).execute()).resolves.toEqual([other]);
     expect((await new ListTags(repository).execute()).map((tag) => tag.name)).toEqual(['ts']);
     expect((await repository.listTerms('category')).map((category) => category.name)).toEqual(['dev']);
   });
@@ -32,7 +32,7 @@ describe('DeleteArticle', () => {
 
     await expect(attempt).rejects.toThrow(ArticleNotFoundError);
     await expect(attempt).rejects.toMatchObject({ message: 'article 999 does not exist' });
-    await expect(new ListVisibleArticles(repository).execute()).resolves.toEqual([existing, other]);
+    await expect(new ListVisibleArticles(repository, new TestClock()).execute()).resolves.toEqual([existing, other]);
   });
 
   it('a second delete of the same id is a not-found', async () => {

@@ -27,7 +27,7 @@ describe('CreateArticle.executeWithKey', () => {
 
     expect(first.replayed).toBe(false);
     expect(again).toEqual({ article: first.article, replayed: true });
-    await expect(repository.listVisible({ limit: 10 })).resolves.toHaveLength(1);
+    await expect(repository.listVisible({ moment: clock.now(), limit: 10 })).resolves.toHaveLength(1);
   });
 
   it('refuses another request under a used key, and writes nothing', async () => {
@@ -35,7 +35,7 @@ describe('CreateArticle.executeWithKey', () => {
     await expect(createArticle.executeWithKey({ content: 'other', tag: [{ name: 'n' }] }, 'k')).rejects.toBeInstanceOf(
       IdempotencyKeyReusedError,
     );
-    await expect(repository.listVisible({ limit: 10 })).resolves.toHaveLength(1);
+    await expect(repository.listVisible({ moment: clock.now(), limit: 10 })).resolves.toHaveLength(1);
     await expect(repository.listTerms('tag')).resolves.toEqual([]);
   });
 

@@ -50,7 +50,7 @@ describe('reading articles', () => {
 
   beforeEach(async () => {
     repository = new CountingRepository();
-    listArticles = new ListVisibleArticles(repository);
+    listArticles = new ListVisibleArticles(repository, new TestClock());
     getArticle = new GetArticle(repository);
     createArticle = new CreateArticle(repository, new TestClock());
     for (const [title, visible, tag, category] of [
@@ -77,7 +77,9 @@ describe('reading articles', () => {
     });
 
     it('answers an empty list on an empty store', async () => {
-      await expect(new ListVisibleArticles(new InMemoryArticleRepository()).execute()).resolves.toEqual([]);
+      await expect(
+        new ListVisibleArticles(new InMemoryArticleRepository(), new TestClock()).execute(),
+      ).resolves.toEqual([]);
     });
 
     it('answers a page: at most limit articles after the given id', async () => {
@@ -173,7 +175,7 @@ describe('reading articles', () => {
 
   describe('GetArticle', () => {
     it('reads an article whatever its visibility', async () => {
-      await expect(getArticle.execute({ id: 2 })).resolves.toMatchObject({ id: 2, title: 'hidden', visible: false });
+      await expect(getArticle.execute({ id: 2 })).resolves.toMatchObject({ id: 2, title: 'hidden', publishedAt: null });
     });
 
     it('answers null for an id that does not exist', async () => {

@@ -20,7 +20,7 @@ describe('SeedArticles', () => {
     repository = new InMemoryArticleRepository();
     clock = new TestClock('2026-07-01T12:00:00.000Z');
     createArticle = new CreateArticle(repository, clock);
-    seedArticles = new SeedArticles(createArticle, new ListVisibleArticles(repository));
+    seedArticles = new SeedArticles(createArticle, new ListVisibleArticles(repository, clock));
   });
 
   it('creates Article 1..3 with Content 1..3, in that order, with the defaults', async () => {
@@ -34,7 +34,7 @@ describe('SeedArticles', () => {
     for (const article of answer) {
       expect(article).toMatchObject({
         description: '这篇文章还没有介绍...',
-        visible: true,
+        publishedAt: clock.now(),
         tags: [],
         categories: [],
         createdAt: clock.now(),
@@ -48,7 +48,7 @@ describe('SeedArticles', () => {
 
     const answer = await all(await seedArticles.execute());
 
-    expect(answer).toEqual(await new ListVisibleArticles(repository).execute());
+    expect(answer).toEqual(await new ListVisibleArticles(repository, clock).execute());
     expect(answer.map((article) => article.title)).toEqual(['Article 1', 'Article 2', 'Article 3']);
   });
 

@@ -39,7 +39,7 @@ describe('UpdateArticle', () => {
     expect(updated).toEqual({
       ...existing,
       title: 'New',
-      visible: false,
+      publishedAt: null,
       createdAt: CREATED_AT,
       updatedAt: new Date('2026-01-01T00:01:00.000Z'),
       version: 2,
@@ -79,7 +79,7 @@ describe('UpdateArticle', () => {
     await expect(attempt).rejects.toMatchObject({ articleId: 999, message: 'article 999 does not exist' });
     await expect(repository.findById(999)).resolves.toBeNull();
     await expect(repository.findById(existing.id)).resolves.toEqual(existing);
-    await expect(new ListVisibleArticles(repository).execute()).resolves.toEqual([existing]);
+    await expect(new ListVisibleArticles(repository, clock).execute()).resolves.toEqual([existing]);
     await expect(new ListTags(repository).execute()).resolves.toEqual(existing.tags);
   });
 

@@ -9,17 +9,17 @@ describe('newArticleFields', () => {
       title: null,
       description: '这篇文章还没有介绍...',
       content: 'c',
-      visible: true,
+      featured: false,
     });
     expect(ARTICLE_RULES.defaultDescription).toBe('这篇文章还没有介绍...');
   });
 
-  it('keeps the given values, visible false and title null included', () => {
-    expect(newArticleFields({ title: null, description: '', content: ' ', visible: false })).toEqual({
+  it('keeps the given values, featured and title null included', () => {
+    expect(newArticleFields({ title: null, description: '', content: ' ', featured: true })).toEqual({
       title: null,
       description: '',
       content: ' ',
-      visible: false,
+      featured: true,
     });
   });
 

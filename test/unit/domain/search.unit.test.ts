@@ -18,7 +18,7 @@ describe('searchableTextOf and containsFolded', () => {
       content: 'c',
     });
     expect(searchableTextOf({ title: null })).toEqual({ title: null });
-    expect(searchableTextOf({ visible: true })).toEqual({});
+    expect(searchableTextOf({ featured: true })).toEqual({});
   });
 
   it('matches a literal substring of one field, never across two', () => {

@@ -33,6 +33,7 @@ describe('loadConfig', () => {
       shutdownTimeoutMs: 10_000,
       workers: 1,
       idempotencyKeyRetentionMs: 24 * 3_600_000,
+      revisionRetentionMs: 30 * 86_400_000,
     });
   });
 
@@ -261,6 +262,13 @@ describe('describeDatabase', () => {
       expect(configErrorOf({ LOG_FORMAT: 'xml' }).variable).toBe('LOG_FORMAT');
       expect(loadConfig({ TRUST_PROXY: '2' }).trustProxyHops).toBe(2);
       expect(configErrorOf({ TRUST_PROXY: 'yes' }).variable).toBe('TRUST_PROXY');
+    });
+
+    it('reads REVISION_RETENTION_DAYS as whole days, 1 to 36500', () => {
+      expect(loadConfig({ REVISION_RETENTION_DAYS: '7' }).revisionRetentionMs).toBe(7 * 86_400_000);
+      expect(configErrorOf({ REVISION_RETENTION_DAYS: '0' }).variable).toBe('REVISION_RETENTION_DAYS');
+      expect(configErrorOf({ REVISION_RETENTION_DAYS: '2.5' }).variable).toBe('REVISION_RETENTION_DAYS');
+      expect(configErrorOf({ REVISION_RETENTION_DAYS: '36501' }).variable).toBe('REVISION_RETENTION_DAYS');
     });
 
     it('reads IDEMPOTENCY_KEY_RETENTION_HOURS as whole hours, 1 to 8760', () => {

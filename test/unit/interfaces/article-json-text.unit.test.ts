@@ -19,7 +19,9 @@ const article: fc.Arbitrary<Article> = fc.record({
   title: fc.option(text, { nil: null }),
   description: text,
   content: text,
-  visible: fc.boolean(),
+  publishedAt: fc.option(instant, { nil: null }),
+  featured: fc.boolean(),
+  slug: fc.stringMatching(/^[a-z0-9]{1,20}(-[a-z0-9]{1,20}){0,3}$/),
   tags: fc.array(term, { maxLength: 4 }),
   categories: fc.array(term, { maxLength: 3 }),
   createdAt: instant,
@@ -30,8 +32,8 @@ const article: fc.Arbitrary<Article> = fc.record({
 describe('articleJsonText (the whole list writes each article with it)', () => {
   it('is exactly JSON.stringify of the presented article, whatever the text', () => {
     fc.assert(
-      fc.property(article, (value) => {
-        expect(articleJsonText(value)).toBe(JSON.stringify(presentArticle(value)));
+      fc.property(article, instant, (value, moment) => {
+        expect(articleJsonText(value, moment)).toBe(JSON.stringify(presentArticle(value, moment)));
       }),
       { numRuns: 2_000 },
     );
@@ -39,9 +41,9 @@ describe('articleJsonText (the whole list writes each article with it)', () => {
 
   it('writes a term shared by many articles the same in each (its text is kept per term object)', () => {
     const shared: Term = { id: 't1', name: 'dev "ops"', description: null };
-    const first = { id: 1, title: null, description: 'd', content: 'c', visible: true, tags: [shared], categories: [] };
-    const dates = { createdAt: new Date(0), updatedAt: new Date(1), version: 1 };
-    const texts = [1, 2, 3].map((id) => articleJsonText({ ...first, ...dates, id }));
+    const first = { id: 1, title: null, description: 'd', content: 'c', featured: false, slug: 'a', tags: [shared] };
+    const dates = { publishedAt: new Date(0), createdAt: new Date(0), updatedAt: new Date(1), version: 1 };
+    const texts = [1, 2, 3].map((id) => articleJsonText({ ...first, ...dates, categories: [], id }, new Date(2)));
     expect(texts.map((t) => JSON.parse(t).tag)).toEqual([[shared], [shared], [shared]]);
   });
 });

@@ -1,22 +1,35 @@
 import { entityTagOf, expectedVersionsOf, ifNoneMatchNames } from '../../../src/interfaces/http/entity-tag';
 
 describe('entityTagOf', () => {
+  const moment = new Date('2026-05-01T00:00:00.000Z');
+
   it('is a strong tag of the id and the version', () => {
-    expect(entityTagOf({ id: 12, version: 3 })).toBe('"12-3"');
+    expect(entityTagOf({ id: 12, version: 3, publishedAt: moment }, moment)).toBe('"12-3"');
+    expect(entityTagOf({ id: 12, version: 3, publishedAt: null }, moment)).toBe('"12-3"');
+  });
+
+  it('marks a scheduled article, so that its tag changes when its time arrives', () => {
+    const scheduled = { id: 12, version: 3, publishedAt: new Date(moment.getTime() + 1) };
+    expect(entityTagOf(scheduled, moment)).toBe('"12-3s"');
+    expect(entityTagOf(scheduled, new Date(moment.getTime() + 1))).toBe('"12-3"');
+    // If-Match names the stored version either way: the arrival of the time wrote nothing.
+    expect(expectedVersionsOf('"12-3s"', 12)).toEqual({ versions: [3] });
   });
 });
 
 describe('expectedVersionsOf (If-Match)', () => {
-  it('asks for no check when the header is absent or *', () => {
+  it('asks for no check when the header is absent, and for an article that exists with *', () => {
     expect(expectedVersionsOf(undefined, 1)).toBeUndefined();
-    expect(expectedVersionsOf('*', 1)).toBeUndefined();
-    expect(expectedVersionsOf(' * ', 1)).toBeUndefined();
+    expect(expectedVersionsOf('*', 1)).toEqual({ versions: [], anyVersion: true });
+    expect(expectedVersionsOf(' * ', 1)).toEqual({ versions: [], anyVersion: true });
   });
 
   it('reads the versions of this article from one tag or a list', () => {
     expect(expectedVersionsOf('"7-2"', 7)).toEqual({ versions: [2] });
     expect(expectedVersionsOf('"7-2", "7-5","7-9"', 7)).toEqual({ versions: [2, 5, 9] });
-    expect(expectedVersionsOf(entityTagOf({ id: 2147483647, version: 1 }), 2147483647)).toEqual({ versions: [1] });
+    expect(
+      expectedVersionsOf(entityTagOf({ id: 2147483647, version: 1, publishedAt: null }, new Date()), 2147483647),
+    ).toEqual({ versions: [1] });
   });
 
   it('skips weak tags and tags of other articles, keeping the rest of the list', () => {

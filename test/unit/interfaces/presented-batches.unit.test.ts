@@ -1,12 +1,17 @@
 import type { Article } from '../../../src/domain';
 import { presented } from '../../../src/interfaces/http/controllers/article-controller';
+import { TestClock } from '../../support/test-clock';
+
+const clock = new TestClock('2026-03-01T00:00:00.000Z');
 
 const article = (id: number): Article => ({
   id,
   title: null,
   description: 'd',
   content: 'c',
-  visible: true,
+  publishedAt: new Date('2026-01-01T00:00:00.000Z'),
+  featured: false,
+  slug: `article-${id}`,
   tags: [],
   categories: [{ id: 'c1', name: 'dev', description: null }],
   createdAt: new Date('2026-01-01T00:00:00.000Z'),
@@ -21,7 +26,7 @@ describe('presented (the batches GET /article streams)', () => {
       yield [article(5)];
     }
     const shown: unknown[][] = [];
-    for await (const batch of presented(batches())) shown.push(batch.map((text) => JSON.parse(text)));
+    for await (const batch of presented(batches(), clock)) shown.push(batch.map((text) => JSON.parse(text)));
     expect(shown.map((batch) => batch.length)).toEqual([2, 1]);
     expect(shown[1]?.[0]).toEqual({
       id: 5,
@@ -33,6 +38,11 @@ describe('presented (the batches GET /article streams)', () => {
       category: [{ id: 'c1', name: 'dev', description: null }],
       createdAt: '2026-01-01T00:00:00.000Z',
       updatedAt: '2026-01-02T00:00:00.000Z',
+      slug: 'article-5',
+      publishedAt: '2026-01-01T00:00:00.000Z',
+      status: 'published',
+      featured: false,
+      readingTime: 1,
     });
   });
 
@@ -46,7 +56,7 @@ describe('presented (the batches GET /article streams)', () => {
         closed = true;
       }
     }
-    const shown = presented(batches());
+    const shown = presented(batches(), clock);
     await shown.next();
     await shown.return(undefined);
     expect(closed).toBe(true);

@@ -18,6 +18,9 @@ export interface ArticleRecord {
   description: string;
   content: string;
   visible: boolean;
+  publishedAt: Date | null;
+  featured: boolean;
+  slug: string;
   createdAt: Date;
   updatedAt: Date;
   version: number;
@@ -67,6 +70,9 @@ export function buildEntitySchemas(kind: DatabaseKind): EntitySchema[] {
       description: { type: 'varchar', length: 1000 },
       content: { type: 'text' },
       visible: { type: 'boolean' },
+      publishedAt: { ...timestamp, name: 'published_at', nullable: true },
+      featured: { type: 'boolean', default: false },
+      slug: { type: 'varchar', length: 185, unique: true },
       createdAt: { ...timestamp, name: 'created_at' },
       updatedAt: { ...timestamp, name: 'updated_at' },
       version: { type: 'integer', default: 1 },

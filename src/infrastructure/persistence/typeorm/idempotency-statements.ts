@@ -1,4 +1,10 @@
-import { type SqlStatement, TERM_KINDS } from './article-statements';
+import {
+  ARTICLE_INSERT_COLUMNS,
+  ARTICLE_VALUES,
+  articleInsertValues,
+  type SqlStatement,
+  TERM_KINDS,
+} from './article-statements';
 import { TABLE } from './entities';
 import type { SqlDialect } from './sql-dialect';
 
@@ -12,12 +18,22 @@ const KEY_LOCK_CLASS = 0x69646b79;
 
 const statement = (name: string, text: string): SqlStatement => ({ name: `idempotency_${name}`, text });
 
+/** The parameters of a keyed create after the article's own (ARTICLE_VALUES of them, as insert_article). */
+const KEY = ARTICLE_VALUES + 1;
+const FINGERPRINT = ARTICLE_VALUES + 2;
+const EXPIRED_UP_TO = ARTICLE_VALUES + 3;
+const ANSWER = ARTICLE_VALUES + 4;
+/** claim_and_insert_linked_article: the tags' and categories' ids; claim_key: the article's id. */
+const LINKED_TAGS = ARTICLE_VALUES + 5;
+const CLAIMED_ARTICLE = ARTICLE_VALUES + 5;
+/** $5 of insert_article, the creation time: also when the key's record is stored. */
+const CREATED_AT = 5;
+
 /**
  * The statements of creates under an Idempotency-Key (table idempotency_keys). Values shared
- * by the create statements: $1..$8 the article's title, description, content, visible,
- * created_at and the folded copies of title, description and content (as insert_article), $9
- * the key, $10 the fingerprint, $11 the instant up to which a record is expired, $12 the answer
- * (the article's JSON without its id).
+ * by the create statements: the article's, as insert_article (articleInsertValues), then the
+ * key, the fingerprint, the instant up to which a record is expired, and the answer (the
+ * article's JSON without its id).
  */
 export function idempotencyStatements(d: SqlDialect) {
   const p = d.param;
@@ -28,7 +44,7 @@ export function idempotencyStatements(d: SqlDialect) {
     ${source}
     ON CONFLICT (key) DO UPDATE SET fingerprint = excluded.fingerprint, article_id = excluded.article_id,
       answer = excluded.answer, stored_at = excluded.stored_at
-    WHERE k.stored_at <= ${p(11)}`;
+    WHERE k.stored_at <= ${p(EXPIRED_UP_TO)}`;
 
   /**
    * PostgreSQL, one statement: answers the key's live record (`stored`); or, when the key is
@@ -43,20 +59,18 @@ export function idempotencyStatements(d: SqlDialect) {
     statement(
       name,
       `WITH stored AS (
-         SELECT fingerprint, article_id, answer FROM idempotency_keys WHERE key = $9::varchar AND stored_at > $11::timestamptz
+         SELECT fingerprint, article_id, answer FROM idempotency_keys
+          WHERE key = $${KEY}::varchar AND stored_at > $${EXPIRED_UP_TO}::timestamptz
        ), free AS (
-         SELECT pg_try_advisory_xact_lock(${KEY_LOCK_CLASS}, hashtext($9::varchar)) AS locked
+         SELECT pg_try_advisory_xact_lock(${KEY_LOCK_CLASS}, hashtext($${KEY}::varchar)) AS locked
           WHERE NOT EXISTS (SELECT FROM stored)
        ), claim AS (
-         ${upsertKey(`SELECT $9::varchar, $10::varchar, nextval('articles_id_seq')::integer, $12::text,
-                  $5::timestamptz FROM free WHERE locked`)}
+         ${upsertKey(`SELECT $${KEY}::varchar, $${FINGERPRINT}::varchar, nextval('articles_id_seq')::integer,
+                  $${ANSWER}::text, $${CREATED_AT}::timestamptz FROM free WHERE locked`)}
          RETURNING article_id
        ), inserted AS (
-         INSERT INTO articles (id, title, description, content, visible, created_at, updated_at, version,
-                               search_title, search_description, search_content)
-         SELECT article_id, $1::varchar, $2::varchar, $3::text, $4::boolean, $5::timestamptz, $5::timestamptz, 1,
-                $6::text, $7::text, $8::text
-           FROM claim RETURNING id
+         INSERT INTO articles (id, ${ARTICLE_INSERT_COLUMNS})
+         SELECT article_id, ${articleInsertValues(d, true)} FROM claim RETURNING id
        )${more}
        SELECT 'created' AS outcome, id AS "articleId", NULL AS fingerprint, NULL AS answer FROM inserted
        UNION ALL SELECT 'stored', article_id, fingerprint, answer FROM stored
@@ -72,22 +86,23 @@ export function idempotencyStatements(d: SqlDialect) {
     ),
     /** The claim and the article, unlinked (see claimAndInsert). */
     claimAndInsertArticle: claimAndInsert('claim_and_insert_article', ''),
-    /** claim_and_insert_article that also links the article to tags $13 and categories $14, which exist. */
+    /** claim_and_insert_article that also links the article to tags and categories (JSON arrays of ids) that exist. */
     claimAndInsertLinkedArticle: claimAndInsert(
       'claim_and_insert_linked_article',
       TERM_KINDS.map(
         (kind, index) =>
           `, ${kind}_links AS (INSERT INTO ${TABLE.link[kind]} (article_id, ${TABLE.linkTermColumn[kind]})
-             SELECT inserted.id, value FROM inserted, json_array_elements_text($${13 + index}::json) AS value)`,
+             SELECT inserted.id, value FROM inserted, json_array_elements_text($${LINKED_TAGS + index}::json) AS value)`,
       ).join(''),
     ),
     /**
      * SQLite, inside the create's write transaction (which already excludes other writers):
-     * claims key $9 for article $13; answers the key when it did, nothing when a live record holds it.
+     * claims the key for the article whose id follows the shared values; answers the key when it
+     * did, nothing when a live record holds it.
      */
     claimKey: statement(
       'claim_key',
-      `${upsertKey(`SELECT ${p(9)}, ${p(10)}, ${p(13)}, ${p(12)}, ${p(5)} WHERE true`)} RETURNING key`,
+      `${upsertKey(`SELECT ${p(KEY)}, ${p(FINGERPRINT)}, ${p(CLAIMED_ARTICLE)}, ${p(ANSWER)}, ${p(CREATED_AT)} WHERE true`)} RETURNING key`,
     ),
     /** The answer of key $1 becomes $2 (once the article's terms are resolved, in the same transaction). */
     storeAnswer: statement('store_answer', `UPDATE idempotency_keys SET answer = ${p(2)} WHERE key = ${p(1)}`),

@@ -58,9 +58,10 @@ export interface SqlDialect {
    * (the repository's visibleVersion). PostgreSQL: the server (address, port, database, start
    * time), then the snapshot; within one server's life its history is linear, so an equal
    * snapshot means equal data, whichever process asks. SQLite: data_version changes when another
-   * connection commits, total_changes() when this one writes.
+   * connection commits, total_changes() when this one writes. `latestPublished`, a scalar
+   * subquery, is appended: it changes when a scheduled article's time arrives.
    */
-  dataVersion: string;
+  dataVersion(latestPublished: string): string;
   /**
    * dataVersion counts from the start for each connection (SQLite), so another repository's
    * versions repeat this one's: the repository starts each of its versions with a prefix of its
@@ -123,8 +124,11 @@ export const POSTGRES_DIALECT: SqlDialect = {
   unlimited: null,
   aggregatesLinksByJoin: true,
   begin: 'BEGIN',
-  dataVersion: `SELECT concat_ws('/', host(inet_server_addr()), inet_server_port(), current_database(),
-                  extract(epoch FROM pg_postmaster_start_time()), pg_current_snapshot()) AS version`,
+  dataVersion: (
+    latestPublished,
+  ) => `SELECT concat_ws('/', host(inet_server_addr()), inet_server_port(), current_database(),
+                  extract(epoch FROM pg_postmaster_start_time()), pg_current_snapshot(),
+                  coalesce(${latestPublished}::text, '-')) AS version`,
   versionsOfOneConnection: false,
   lockRow: ' FOR UPDATE',
   combinesWrites: true,
@@ -166,7 +170,8 @@ export const SQLITE_DIALECT: SqlDialect = {
   unlimited: -1,
   aggregatesLinksByJoin: false,
   begin: 'BEGIN IMMEDIATE',
-  dataVersion: `SELECT data_version || ':' || total_changes() AS version FROM pragma_data_version`,
+  dataVersion: (latestPublished) =>
+    `SELECT data_version || ':' || total_changes() || ':' || coalesce(${latestPublished}, '-') AS version FROM pragma_data_version`,
   versionsOfOneConnection: true,
   lockRow: '',
   combinesWrites: false,

@@ -42,3 +42,21 @@ export function translateStorageError(error: unknown): unknown {
   }
   return error;
 }
+
+/**
+ * The unique index on articles' slugs refused a write: another current article has the slug
+ * (PostgreSQL unique_violation 23505 on articles_slug_key; SQLite's UNIQUE constraint on
+ * articles.slug). Nothing of that statement, or of its transaction, was written.
+ */
+export function isSlugConflict(error: unknown): boolean {
+  const code = storageErrorCode(error);
+  if (code === '23505') return (error as { constraint?: unknown }).constraint === 'articles_slug_key';
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' && String((error as Error).message).includes('articles.slug');
+}
+
+/** Another transaction inserted an article under the same id first (a deleted article restored twice at once). */
+export function isArticleIdConflict(error: unknown): boolean {
+  const code = storageErrorCode(error);
+  if (code === '23505') return (error as { constraint?: unknown }).constraint === 'articles_pkey';
+  return code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}

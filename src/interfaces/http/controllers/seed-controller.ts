@@ -1,12 +1,15 @@
-import type { SeedArticles } from '../../../application';
+import type { Clock, SeedArticles } from '../../../application';
 import { StreamedList } from '../response';
 import { presented } from './article-controller';
 
 export class SeedController {
-  constructor(private readonly seedArticles: SeedArticles) {}
+  constructor(
+    private readonly seedArticles: SeedArticles,
+    private readonly clock: Clock,
+  ) {}
 
   /** A GET that writes, as in the original API; it answers what GET /article would, streamed the same way. */
   async create(): Promise<StreamedList> {
-    return new StreamedList(presented(await this.seedArticles.execute()));
+    return new StreamedList(presented(await this.seedArticles.execute(), this.clock));
   }
 }

@@ -28,8 +28,18 @@ export function corsFor(origin: '*' | readonly string[]): RequestHandler {
   return cors({
     origin: origin === '*' ? '*' : [...origin],
     methods: ['GET', 'POST'],
-    allowedHeaders: ['Content-Type', 'Authorization', 'X-Request-Id', 'Idempotency-Key'],
-    exposedHeaders: ['X-Request-Id', 'RateLimit', 'RateLimit-Policy', 'Retry-After', 'Idempotent-Replayed'],
+    // The conditional requests' headers too: a browser client revalidates and writes only if unchanged.
+    allowedHeaders: ['Content-Type', 'Authorization', 'X-Request-Id', 'Idempotency-Key', 'If-Match', 'If-None-Match'],
+    exposedHeaders: [
+      'X-Request-Id',
+      'RateLimit',
+      'RateLimit-Policy',
+      'Retry-After',
+      'Idempotent-Replayed',
+      'ETag',
+      'Link',
+      'Location',
+    ],
     maxAge: 600,
   });
 }

@@ -85,6 +85,18 @@ function operation(
         headers: { ...everyAnswerHeaders(context.rateLimited), ...route.responseHeaders },
         content: { 'application/json': { schema: successOf(route.data) } },
       },
+      ...(route.movedPermanently
+        ? {
+            301: {
+              description: route.movedPermanently.when,
+              headers: {
+                ...everyAnswerHeaders(context.rateLimited),
+                Location: header('Where the article is now', { example: '/article/slug/hello-world' }, true),
+              },
+              content: { 'application/json': { schema: successOf(route.movedPermanently.data) } },
+            },
+          }
+        : {}),
       ...(route.notModified
         ? { 304: { description: 'Not modified: If-None-Match names the current ETag; no body' } }
         : {}),

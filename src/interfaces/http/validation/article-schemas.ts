@@ -1,7 +1,12 @@
 import { z } from 'zod';
-import { ARTICLE_RULES, TERM_RULES, type TermReferenceInput } from '../../../domain';
+import { ARTICLE_RULES, SLUG_PATTERN, SLUG_RULES, TERM_RULES, type TermReferenceInput } from '../../../domain';
 import { toValidationError } from './describe-zod-issue';
-import { decimalIntegerPattern, STORABLE_TEXT, trimmedTextPattern } from './documented-patterns';
+import {
+  decimalIntegerPattern,
+  STORABLE_TEXT,
+  trimmedTextPattern,
+  YEAR_ZERO_BEFORE_ITS_LAST_DAY,
+} from './documented-patterns';
 
 /**
  * The shapes a client may send. Text rules (lengths in code points, NUL, trimming) belong to the
@@ -79,18 +84,62 @@ const termReferences = z.array(termReference).max(TERM_RULES.maxReferencesPerArt
 
 export const articleId = z.number().int().min(1).max(ARTICLE_RULES.maxId).meta({ example: 1 });
 
+/**
+ * An instant: ISO 8601 with `Z` or an offset, read to the millisecond (finer digits are dropped),
+ * from year 1 (PostgreSQL has no year 0) to 9999 in UTC (an answer's ISO text has four digits).
+ * The year in UTC depends on the offset, which no pattern of reasonable size compares with the
+ * time: the document refuses the year 0000 it can, and says the rest in words.
+ */
+const instant = z.iso
+  .datetime({ offset: true, error: 'must be an ISO 8601 time with Z or an offset, such as 2026-12-01T09:00:00Z' })
+  .transform((raw, context) => {
+    const at = new Date(raw);
+    const year = at.getUTCFullYear();
+    if (year >= 1 && year <= 9999) return at;
+    context.addIssue({ code: 'custom', message: 'must be from year 1 to 9999 in UTC', input: raw });
+    return z.NEVER;
+  })
+  .meta({ override: { type: 'string', format: 'date-time', not: { pattern: YEAR_ZERO_BEFORE_ITS_LAST_DAY } } });
+
 const articleFields = {
   title: text({ maxLength: ARTICLE_RULES.titleMaxLength }).nullable().optional().meta({ example: 'Hello' }),
   description: text({ maxLength: ARTICLE_RULES.descriptionMaxLength }).optional().meta({ example: 'A first post' }),
   content: text({ minLength: 1 }).meta({ example: 'First post' }),
-  visible: z.boolean().optional().meta({ example: true }),
+  visible: z.boolean().optional().meta({
+    description: 'true: published now (a published article stays as it is); false: a draft. Not with `publishedAt`',
+    example: true,
+  }),
+  publishedAt: instant
+    .nullable()
+    .optional()
+    .meta({
+      description:
+        'When it is published, from year 1 to 9999 in UTC: a past time publishes with that date, a future one ' +
+        'schedules, null makes a draft. Not with `visible`',
+      example: '2026-12-01T09:00:00.000Z',
+    }),
+  featured: z.boolean().optional().meta({ example: false }),
+  // Checked by the domain (checkSlug); the pattern is stated here for the document.
+  slug: z
+    .string()
+    .optional()
+    .meta({
+      description: "Absent on create: made from the title. Another current article's slug is a 409",
+      example: 'hello-world',
+      override: { type: 'string', minLength: 1, maxLength: SLUG_RULES.maxLength, pattern: SLUG_PATTERN.source },
+    }),
   tag: termReferences.optional(),
   category: termReferences.optional(),
 };
 
+/** `visible` and `publishedAt` exclude each other (checked by the domain: publication.ts). */
+const NOT_VISIBLE_AND_PUBLISHED_AT = { not: { required: ['visible', 'publishedAt'] } };
+
 export const createArticleBody = z.strictObject(articleFields).meta({
   id: 'CreateArticleBody',
+  description: 'At most one of `visible` and `publishedAt`',
   example: { title: 'Hello', content: 'First post', tag: [{ name: 'TypeScript' }], category: [{ name: 'dev' }] },
+  override: NOT_VISIBLE_AND_PUBLISHED_AT,
 });
 
 export const updateArticleBody = z
@@ -101,9 +150,19 @@ export const updateArticleBody = z
   })
   .meta({
     id: 'UpdateArticleBody',
-    description: 'Fields left out keep their value; tag and category replace the links',
+    description:
+      'Fields left out keep their value; tag and category replace the links. ' +
+      'At most one of `visible` and `publishedAt`',
     example: { id: 1, title: 'Hello again', visible: false },
+    override: NOT_VISIBLE_AND_PUBLISHED_AT,
   });
+
+/** A revision number: a positive integer that fits 32 bits, like an id. */
+export const revisionNumber = z.number().int().min(1).max(ARTICLE_RULES.maxId).meta({ example: 2 });
+
+export const restoreArticleBody = z
+  .strictObject({ id: articleId, revision: revisionNumber })
+  .meta({ id: 'RestoreArticleBody', example: { id: 1, revision: 2 } });
 
 export const deleteArticleBody = z
   .strictObject({ id: articleId })
@@ -143,6 +202,7 @@ export const idempotencyKeyHeaders = z.object({
 export type CreateArticleBody = z.output<typeof createArticleBody>;
 export type UpdateArticleBody = z.output<typeof updateArticleBody>;
 export type DeleteArticleBody = z.output<typeof deleteArticleBody>;
+export type RestoreArticleBody = z.output<typeof restoreArticleBody>;
 /** A conditional GET (RFC 9110 §13.1.2): evaluated by the controller against the answer's ETag. */
 export const ifNoneMatchHeaders = z.object({
   'If-None-Match': z.string().optional().meta({
@@ -169,6 +229,19 @@ export function describeBadArticleId(raw: string): string {
   const shown = raw.length > 32 ? `${raw.slice(0, 32)}…` : raw;
   return `"${shown}" is not an article id (a positive integer up to ${ARTICLE_RULES.maxId})`;
 }
+
+export const articleSlugPathParams = z.object({
+  slug: z.string().meta({
+    description: 'A current or earlier slug of an article',
+    override: {
+      type: 'string',
+      minLength: 1,
+      maxLength: SLUG_RULES.maxLength,
+      pattern: SLUG_PATTERN.source,
+      example: 'hello-world',
+    },
+  }),
+});
 
 export const articlePathParams = z.object({
   id: z

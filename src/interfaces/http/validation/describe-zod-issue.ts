@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { ValidationError } from '../../../domain';
 
-const READ_ONLY_FIELDS = new Set(['id', 'createdAt', 'updatedAt']);
+const READ_ONLY_FIELDS = new Set(['id', 'createdAt', 'updatedAt', 'status', 'readingTime']);
 
 const EXPECTED: Record<string, string> = {
   string: 'a string',

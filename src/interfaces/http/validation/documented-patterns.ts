@@ -40,3 +40,10 @@ export function decimalIntegerPattern(max: number): string {
   alternatives.push(digits);
   return `^(?:${alternatives.join('|')})$`;
 }
+
+/**
+ * An ISO 8601 date-time written in the year 0000 before its last day: before year 1 in UTC
+ * whatever its offset (a negative one moves 0000-12-31 into year 1). A body's `publishedAt` is
+ * documented as `not` this.
+ */
+export const YEAR_ZERO_BEFORE_ITS_LAST_DAY = '^0000-(?:0\\d|1[01]|12-(?:[0-2]\\d|30))';

@@ -1,4 +1,4 @@
-import type { ListVersion, VersionObserver, VisibleArticlesPage } from '../../../../application';
+import type { ListVersion, SlugLookup, VersionObserver, VisibleArticlesPage } from '../../../../application';
 import type { Article, Term, TermKind } from '../../../../domain';
 import type { ArticleStatements } from '../article-statements';
 import type { SqlConnection } from '../sql-connection';
@@ -15,7 +15,7 @@ import {
 import type { ReplicaRouting } from './replica-routing';
 import { PRIMARY_READ, type SqlSessions } from './sql-sessions';
 
-/** Reads of one article, a page of the list, the terms and the list's version; routed to a replica when one may serve. */
+/** Reads of one article (by id or slug), a page of the list, the terms and the list's version; routed to a replica when one may serve. */
 export class ArticleReads {
   constructor(
     private readonly sessions: SqlSessions,
@@ -35,18 +35,26 @@ export class ArticleReads {
     return value;
   }
 
+  async findBySlug(slug: string): Promise<SlugLookup | null> {
+    const { value, node } = await this.routing.readWithNode((connection) => this.findSlugOn(connection, slug));
+    // As for an id: a slug just written may not have reached the replica yet.
+    if (value === null && node === 'replica')
+      return this.sessions.inSession(PRIMARY_READ, (connection) => this.findSlugOn(connection, slug));
+    return value;
+  }
+
   listVisible(page: VisibleArticlesPage, onVersion?: VersionObserver): Promise<Article[]> {
     const shape = filterShapeOf(page);
     const after = page.afterId ?? 0;
     const rowsOf = (connection: SqlConnection, statementShape: FilterShape) =>
       connection.query<ArticleRow>(this.sql.pageOfVisible(statementShape), [
-        after,
         page.limit,
+        this.dialect.encodeTimestamp(page.moment),
         ...filterValues(this.dialect, page, statementShape, after + PROBE_IDS),
       ]);
     return this.routing.read(async (connection) => {
       // First, on this node: the page is this version's data or newer.
-      if (onVersion) onVersion(await this.versionOn(connection));
+      if (onVersion) onVersion(await this.versionOn(connection, page.moment));
       let rows: ArticleRow[] | null = null;
       if (shape.search === 'indexed' && this.dialect.probesBeforeSearchIndex) {
         // A full page within the next ids holds the first matches: nothing after them comes first.
@@ -61,17 +69,24 @@ export class ArticleReads {
     });
   }
 
-  visibleVersion(): Promise<ListVersion> {
-    return this.routing.read((connection) => this.versionOn(connection));
+  visibleVersion(moment: Date): Promise<ListVersion> {
+    return this.routing.read((connection) => this.versionOn(connection, moment));
   }
 
   listTerms(kind: TermKind): Promise<Term[]> {
     return this.routing.read((connection) => connection.query<Term>(this.sql.listTerms[kind], []));
   }
 
-  private async versionOn(connection: SqlConnection): Promise<ListVersion> {
-    const row = await queryOne<VersionRow>(connection, this.sql.dataVersion, []);
+  private async versionOn(connection: SqlConnection, moment: Date): Promise<ListVersion> {
+    const row = await queryOne<VersionRow>(connection, this.sql.dataVersion, [this.dialect.encodeTimestamp(moment)]);
     return this.versionPrefix + row.version;
+  }
+
+  private async findSlugOn(connection: SqlConnection, slug: string): Promise<SlugLookup | null> {
+    const [row] = await connection.query<ArticleRow>(this.sql.findArticleBySlug, [slug]);
+    if (row) return { found: 'current', article: articleWithTermsOf(row, this.dialect) };
+    const [moved] = await connection.query<{ id: number; slug: string }>(this.sql.findEarlierSlug, [slug]);
+    return moved ? { found: 'earlier', id: moved.id, slug: moved.slug } : null;
   }
 
   private async findOn(connection: SqlConnection, id: number): Promise<Article | null> {

@@ -10,7 +10,10 @@ export interface ArticleRow {
   title: string | null;
   description: string;
   content: string;
-  visible: boolean | number;
+  /** null: a draft. */
+  publishedAt: number | null;
+  featured: boolean | number;
+  slug: string;
   createdAt: number;
   updatedAt: number;
   version: number;
@@ -76,7 +79,9 @@ export function articleOf(row: ArticleRow, tags: Term[], categories: Term[]): Ar
     title: row.title,
     description: row.description,
     content: row.content,
-    visible: row.visible === true || row.visible === 1,
+    publishedAt: row.publishedAt === null ? null : new Date(row.publishedAt),
+    featured: row.featured === true || row.featured === 1,
+    slug: row.slug,
     tags,
     categories,
     createdAt: new Date(row.createdAt),
@@ -111,11 +116,13 @@ export function attachLinks(rows: readonly ArticleRow[], links: readonly LinkRow
   return rows.map((row) => articleOf(row, linked.tag.get(row.id) ?? [], linked.category.get(row.id) ?? []));
 }
 
-/** The article as a create stores it: version 1, updatedAt equal to createdAt. */
+/** The article as a create stores it (with the slug it asked for): version 1, updatedAt equal to createdAt. */
 export function createdArticle(id: number, article: NewArticle, terms: Record<TermKind, Term[]>): Article {
   return {
     id,
     ...article.fields,
+    publishedAt: article.publishedAt,
+    slug: article.slug.slug,
     tags: sortTermsByName(terms.tag),
     categories: sortTermsByName(terms.category),
     createdAt: article.createdAt,

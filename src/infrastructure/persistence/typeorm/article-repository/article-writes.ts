@@ -1,8 +1,9 @@
 import type { ArticleChanges, ExpectedVersions, NewArticle } from '../../../../application';
-import { type Article, ArticleChangedError, searchableTextOf } from '../../../../domain';
+import { type Article, ArticleChangedError, SlugTakenError, searchableTextOf } from '../../../../domain';
 import type { ArticleStatements } from '../article-statements';
 import type { SqlConnection } from '../sql-connection';
 import type { SqlDialect } from '../sql-dialect';
+import { isSlugConflict } from '../storage-errors';
 import {
   type ArticleRow,
   articleWithTermsOf,
@@ -14,6 +15,8 @@ import {
   type TermRow,
   termIdsJson,
 } from './article-rows';
+import { createWithFreeSlug } from './free-slug';
+import { keepRevision } from './revision-keeping';
 import { type SqlSessions, WRITE } from './sql-sessions';
 import {
   findTermsValues,
@@ -27,8 +30,9 @@ import { inTransaction, runInOrder } from './transaction';
 /**
  * Creates, updates and deletes of articles on the primary. A write that is one statement runs
  * without a transaction (it is atomic alone): so does a create whose terms all exist, where the
- * dialect combines writes. Otherwise one with term references resolves them, writes and links
- * inside one transaction.
+ * dialect combines writes. Otherwise one with term references, or an update of the slug,
+ * resolves them, writes and links inside one transaction. A create's slug is settled by the
+ * unique index (free-slug.ts).
  */
 export class ArticleWrites {
   constructor(
@@ -38,38 +42,58 @@ export class ArticleWrites {
   ) {}
 
   create(article: NewArticle): Promise<Article> {
-    return this.sessions.inSession(WRITE, async (connection) => {
-      const values = insertArticleValues(article, this.dialect);
-      if (!hasReferences(article)) {
-        // One statement: atomic without a transaction.
-        const id = await insertArticle(connection, this.sql, values);
-        return createdArticle(id, article, NO_TERMS);
-      }
-      const references = { tag: article.tags, category: article.categories };
-      // One statement when every referenced term exists; else the transaction resolves them.
-      const created = await this.createWithKnownTerms(connection, article, references, values);
-      if (created) return created;
-      return inTransaction(connection, this.sql, async () => {
-        const terms = await resolveTerms(connection, this.sql, references);
-        const id = await insertArticle(connection, this.sql, values);
-        await runInOrder(connection, this.sql.insertLinks, [id, termIdsJson(terms.tag), termIdsJson(terms.category)]);
-        return createdArticle(id, article, terms);
-      });
+    return this.sessions.inSession(WRITE, (connection) =>
+      createWithFreeSlug(connection, this.sql, article, (attempt) => this.createOn(connection, attempt)),
+    );
+  }
+
+  /** One try of a create, with the slug it carries: atomic, so a slug conflict leaves nothing written. */
+  private async createOn(connection: SqlConnection, article: NewArticle): Promise<Article> {
+    const values = insertArticleValues(article, this.dialect);
+    if (!hasReferences(article)) {
+      // One statement: atomic without a transaction.
+      const id = await insertArticle(connection, this.sql, values);
+      return createdArticle(id, article, NO_TERMS);
+    }
+    const references = { tag: article.tags, category: article.categories };
+    // One statement when every referenced term exists; else the transaction resolves them.
+    const created = await this.createWithKnownTerms(connection, article, references, values);
+    if (created) return created;
+    return inTransaction(connection, this.sql, async () => {
+      const terms = await resolveTerms(connection, this.sql, references);
+      const id = await insertArticle(connection, this.sql, values);
+      await runInOrder(connection, this.sql.insertLinks, [id, termIdsJson(terms.tag), termIdsJson(terms.category)]);
+      return createdArticle(id, article, terms);
     });
   }
 
-  update(id: number, changes: ArticleChanges, expected?: ExpectedVersions): Promise<Article | null> {
+  async update(id: number, changes: ArticleChanges, expected?: ExpectedVersions): Promise<Article | null> {
+    try {
+      return await this.updateOnce(id, changes, expected);
+    } catch (error) {
+      if (changes.slug !== undefined && isSlugConflict(error)) throw new SlugTakenError(changes.slug);
+      throw error;
+    }
+  }
+
+  /**
+   * One transaction: the article as it is, read under its row's lock (PostgreSQL; SQLite's BEGIN
+   * excludes other writers), becomes its next revision; then the update, the slug it leaves, and
+   * the links.
+   */
+  private updateOnce(id: number, changes: ArticleChanges, expected?: ExpectedVersions): Promise<Article | null> {
     const values = this.updateValues(id, changes, expected);
-    return this.sessions.inSession(WRITE, async (connection) => {
-      if (!changes.tags && !changes.categories) {
-        // One statement writes and answers the article.
+    return this.sessions.inSession(WRITE, (connection) =>
+      inTransaction(connection, this.sql, async () => {
+        const before = await keepRevision(connection, this.sql, this.dialect, { id, at: changes.updatedAt, expected });
+        if (!before) return null;
         const [row] = await connection.query<ArticleRow>(this.sql.updateArticle, values);
-        return row ? articleWithTermsOf(row, this.dialect) : this.missingOrChanged(connection, id);
-      }
-      return inTransaction(connection, this.sql, async () => {
-        // The update comes first: it locks the article row, so racing updates of one article queue up.
-        const [row] = await connection.query<ArticleRow>(this.sql.updateArticle, values);
-        if (!row) return this.missingOrChanged(connection, id);
+        if (!row) throw new Error(`update_article changed no row of article ${id}, locked and at the expected version`);
+        if (before.slug !== row.slug) {
+          // Its old slug leads to it from now on; its new one leads nowhere else any more.
+          await runInOrder(connection, this.sql.rememberSlug, [before.slug, id, row.slug]);
+        }
+        if (!changes.tags && !changes.categories) return articleWithTermsOf(row, this.dialect);
         const terms = await resolveTerms(connection, this.sql, {
           tag: changes.tags ?? [],
           category: changes.categories ?? [],
@@ -84,20 +108,20 @@ export class ArticleWrites {
         // Read back in the transaction: the answer is the state this update wrote.
         const read = await queryOne<ArticleRow>(connection, this.sql.findArticle, [id]);
         return articleWithTermsOf(read, this.dialect);
-      });
-    });
+      }),
+    );
   }
 
-  delete(id: number, expected?: ExpectedVersions): Promise<Article | null> {
+  delete(id: number, at: Date, expected?: ExpectedVersions): Promise<Article | null> {
     return this.sessions.inSession(WRITE, (connection) =>
       inTransaction(connection, this.sql, async () => {
-        const [locked] = await connection.query<{ version: number }>(this.sql.lockArticle, [id]);
-        if (!locked) return null;
-        if (expected && !expected.versions.includes(locked.version)) throw new ArticleChangedError(id);
-        const row = await queryOne<ArticleRow>(connection, this.sql.findArticle, [id]);
-        // The links go with the article (ON DELETE CASCADE); its tags and categories stay.
+        const before = await keepRevision(connection, this.sql, this.dialect, { id, at, expected });
+        if (!before) return null;
+        // The links and earlier slugs go with the article (ON DELETE CASCADE); its tags, categories
+        // and revisions stay. Its slug is free again: a redirect left under it ends too.
         await connection.query(this.sql.deleteArticle, [id]);
-        return articleWithTermsOf(row, this.dialect);
+        await connection.query(this.sql.forgetEarlierSlug, [before.slug]);
+        return before;
       }),
     );
   }
@@ -125,28 +149,26 @@ export class ArticleWrites {
 
   /** The values of update_article: which fields change (null: kept), the stamp, the versions allowed. */
   private updateValues(id: number, changes: ArticleChanges, expected?: ExpectedVersions): unknown[] {
-    const { fields } = changes;
+    const { fields, publication } = changes;
     const folded = searchableTextOf(fields);
+    const { encodeBoolean, encodeTimestamp } = this.dialect;
+    const publishedAt = publication?.kind === 'set' ? publication.publishedAt : (publication?.at ?? null);
     return [
       id,
-      this.dialect.encodeBoolean(fields.title !== undefined),
+      encodeBoolean(fields.title !== undefined),
       fields.title ?? null,
       fields.description ?? null,
       fields.content ?? null,
-      fields.visible === undefined ? null : this.dialect.encodeBoolean(fields.visible),
-      this.dialect.encodeTimestamp(changes.updatedAt),
-      expected ? JSON.stringify(expected.versions) : null,
+      publication === undefined ? null : publication.kind === 'set' ? 'set' : 'now',
+      encodeTimestamp(changes.updatedAt),
+      expected && !expected.anyVersion ? JSON.stringify(expected.versions) : null,
       folded.title ?? null,
       folded.description ?? null,
       folded.content ?? null,
+      publishedAt === null ? null : encodeTimestamp(publishedAt),
+      fields.featured === undefined ? null : encodeBoolean(fields.featured),
+      changes.slug ?? null,
     ];
-  }
-
-  /** After a write that matched no row: null when the article does not exist, else it changed. */
-  private async missingOrChanged(connection: SqlConnection, id: number): Promise<null> {
-    const [existing] = await connection.query(this.sql.lockArticle, [id]);
-    if (existing) throw new ArticleChangedError(id);
-    return null;
   }
 }
 
@@ -164,18 +186,23 @@ export async function insertArticle(
   return (await queryOne<InsertedRow>(connection, sql.insertArticle, values)).id;
 }
 
-/** The values of insert_article, $1 to $8: the fields, the creation stamp, the folded copies. */
+/** The values of insert_article, $1 to $ARTICLE_VALUES (see article-statements.ts). */
 export function insertArticleValues(article: NewArticle, dialect: SqlDialect): unknown[] {
-  const { fields, createdAt } = article;
+  const { fields, createdAt, publishedAt } = article;
   const folded = searchableTextOf(fields);
+  // `visible` as the previous release reads it: published at the write's time.
+  const visible = publishedAt !== null && publishedAt.getTime() <= createdAt.getTime();
   return [
     fields.title,
     fields.description,
     fields.content,
-    dialect.encodeBoolean(fields.visible),
+    dialect.encodeBoolean(visible),
     dialect.encodeTimestamp(createdAt),
     folded.title,
     folded.description,
     folded.content,
+    publishedAt === null ? null : dialect.encodeTimestamp(publishedAt),
+    dialect.encodeBoolean(fields.featured),
+    article.slug.slug,
   ];
 }

@@ -3,7 +3,7 @@ import { escapeLiteral } from 'pg';
 import type { DataSource, ReplicationMode } from 'typeorm';
 import { type ListVersion, STREAM_CHUNK_SIZE, type VersionObserver } from '../../../../application';
 import { type Article, StorageUnavailableError } from '../../../../domain';
-import type { ArticleStatements, SqlStatement } from '../article-statements';
+import type { ArticleStatements } from '../article-statements';
 import { POSTGRES_LIMITS } from '../postgres-limits';
 import type { ReplicaReadPolicy } from '../replica-read-policy';
 import type { SqlDialect } from '../sql-dialect';
@@ -13,7 +13,7 @@ import { CursorSession } from './cursor-session';
 import { LAST_REPLICA_TRY_WITHIN_MS, REPLICA_READ_DEADLINE_MS } from './replica-routing';
 import { articlesWithKnownTerms, type KnownTerms, type TermLookup } from './stream-terms';
 import { findTermsValues, NO_NAMES } from './term-resolution';
-import type { StreamStrategy } from './visible-stream';
+import type { StreamQuery, StreamStrategy } from './visible-stream';
 
 /**
  * Terms a stream reads at its start when the storage has no more of them (about 80 bytes
@@ -84,23 +84,22 @@ export class CursorStream implements StreamStrategy {
    * that answer, while PgBouncer refuses every login to the primary's entry for a while.
    */
   async *stream(
-    select: SqlStatement,
-    values: unknown[],
+    query: StreamQuery,
     known: KnownTerms,
     onVersion: VersionObserver,
   ): AsyncGenerator<Article[], ListVersion> {
     const replicas = this.options.replicaReadPolicy;
     const began = performance.now();
     if (replicas?.useReplica()) {
-      const served = yield* this.beforeFirstChunkFails('slave', select, values, known, onVersion);
+      const served = yield* this.beforeFirstChunkFails('slave', query, known, onVersion);
       if (served.failed === null) return served.version;
       replicas.failed();
     }
-    const onPrimary = yield* this.beforeFirstChunkFails('master', select, values, known, onVersion);
+    const onPrimary = yield* this.beforeFirstChunkFails('master', query, known, onVersion);
     if (onPrimary.failed === null) return onPrimary.version;
     const timeLeft = performance.now() - began <= LAST_REPLICA_TRY_WITHIN_MS;
     if (!replicas || !timeLeft) throw onPrimary.failed;
-    const lastTry = yield* this.beforeFirstChunkFails('slave', select, values, known, onVersion);
+    const lastTry = yield* this.beforeFirstChunkFails('slave', query, known, onVersion);
     if (lastTry.failed === null) return lastTry.version;
     replicas.failed();
     throw onPrimary.failed;
@@ -113,8 +112,7 @@ export class CursorStream implements StreamStrategy {
    */
   private async *beforeFirstChunkFails(
     mode: ReplicationMode,
-    select: SqlStatement,
-    values: unknown[],
+    query: StreamQuery,
     known: KnownTerms,
     onVersion: VersionObserver,
   ): AsyncGenerator<
@@ -127,7 +125,7 @@ export class CursorStream implements StreamStrategy {
       this.options.replicaReadPolicy?.served(mode === 'slave' ? 'replica' : 'primary');
     };
     try {
-      return { version: yield* this.streamOn(mode, select, values, known, onVersion, onFirstChunk), failed: null };
+      return { version: yield* this.streamOn(mode, query, known, onVersion, onFirstChunk), failed: null };
     } catch (error) {
       const translated = translateStorageError(error);
       if (started || !(translated instanceof StorageUnavailableError)) throw translated;
@@ -137,8 +135,7 @@ export class CursorStream implements StreamStrategy {
 
   private async *streamOn(
     mode: ReplicationMode,
-    select: SqlStatement,
-    values: unknown[],
+    query: StreamQuery,
     known: KnownTerms,
     onVersion: VersionObserver,
     onFirstChunk: () => void = () => {},
@@ -161,8 +158,8 @@ export class CursorStream implements StreamStrategy {
       const [, versionRows, , firstRows, termRows] = await session.queryAll(
         [
           this.sql.beginSnapshot.text,
-          this.sql.dataVersion.text,
-          withLiterals(this.sql.declareStream(select).text, values),
+          withLiterals(this.sql.dataVersion.text, [query.moment]),
+          withLiterals(this.sql.declareStream(query.select).text, query.values),
           this.sql.fetchStream(STREAM_CHUNK_SIZE).text,
           this.sql.someTerms(TERMS_READ_AT_START + 1).text,
         ].join(';\n'),
@@ -230,7 +227,8 @@ export class CursorStream implements StreamStrategy {
 /**
  * The statement with its parameters ($1, $2, …) replaced by their values as SQL literals, for
  * the simple protocol, which takes no parameters: integers as digits, null as NULL, text quoted
- * by pg's escapeLiteral (the quoting the server's own quote_literal does). Outside quoted text
+ * by pg's escapeLiteral (the quoting the server's own quote_literal does), booleans as TRUE or
+ * FALSE, instants as quoted ISO text. Outside quoted text
  * only: the statements here hold no parameter-like text in their literals, but a `$n` there
  * stays as written.
  */
@@ -241,6 +239,8 @@ export function withLiterals(text: string, values: readonly unknown[]): string {
     if (value === null) return 'NULL';
     if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value);
     if (typeof value === 'string') return escapeLiteral(value);
+    if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
+    if (value instanceof Date) return escapeLiteral(value.toISOString());
     throw new Error(`parameter $${number}: no literal for ${typeof value}`);
   });
 }

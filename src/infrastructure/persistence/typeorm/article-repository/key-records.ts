@@ -5,6 +5,7 @@ import type { IdempotencyStatements } from '../idempotency-statements';
 import type { SqlConnection } from '../sql-connection';
 import type { SqlDialect } from '../sql-dialect';
 import { insertArticleValues } from './article-writes';
+import { articleOfStoredJson, storedArticleJson } from './stored-article-json';
 
 /** What a keyed create works with: the article and key statements of one dialect. */
 export interface KeyedCreateSql {
@@ -21,7 +22,7 @@ export interface ClaimRow {
   answer: string;
 }
 
-/** The values of the keyed create statements (idempotency-statements.ts), $1 to $12. */
+/** The values of the keyed create statements (idempotency-statements.ts): the article's, then the key's. */
 export function keyedValues(
   { dialect }: KeyedCreateSql,
   article: NewArticle,
@@ -50,25 +51,10 @@ export async function findLiveKey(
   return row ? storedOutcome(row) : null;
 }
 
-/** A key's stored answer: the article's JSON without its id (stored beside it), timestamps in epoch ms. */
-export function answerJson({ id: _id, ...article }: Article): string {
-  return JSON.stringify({ ...article, createdAt: article.createdAt.getTime(), updatedAt: article.updatedAt.getTime() });
-}
+/** A key's stored answer: the article's JSON without its id (stored beside it). */
+export const answerJson = storedArticleJson;
 
 /** The article a key's record answers, rebuilt from its stored JSON and the id beside it. */
 export function storedOutcome(row: ClaimRow): KeyedCreateOutcome {
-  const answer = JSON.parse(row.answer) as Omit<Article, 'id' | 'createdAt' | 'updatedAt'> & {
-    createdAt: number;
-    updatedAt: number;
-  };
-  return {
-    outcome: 'stored',
-    fingerprint: row.fingerprint,
-    article: {
-      ...answer,
-      id: row.articleId,
-      createdAt: new Date(answer.createdAt),
-      updatedAt: new Date(answer.updatedAt),
-    },
-  };
+  return { outcome: 'stored', fingerprint: row.fingerprint, article: articleOfStoredJson(row.answer, row.articleId) };
 }

@@ -1,13 +1,15 @@
 import type { IdempotencyClaim, KeyedCreateOutcome, NewArticle } from '../../../../application';
 import { claimThenCreate } from './claim-then-create';
 import { createThenClaim } from './create-then-claim';
+import { createWithFreeSlug } from './free-slug';
 import type { KeyedCreateSql } from './key-records';
 import { type SqlSessions, WRITE } from './sql-sessions';
 
 /**
  * Creates under an Idempotency-Key, and the purge of expired keys. Where the database can claim
  * a key and insert in one statement, the claim comes first (claim-then-create.ts); else the
- * create runs under the write lock and claims last (create-then-claim.ts).
+ * create runs under the write lock and claims last (create-then-claim.ts). Either is atomic, so
+ * a slug another create took first is tried again with the next free one (free-slug.ts).
  */
 export class KeyedCreates {
   constructor(
@@ -17,9 +19,11 @@ export class KeyedCreates {
 
   createWithKey(article: NewArticle, claim: IdempotencyClaim): Promise<KeyedCreateOutcome> {
     return this.sessions.inSession(WRITE, (connection) =>
-      this.context.dialect.claimsKeyInOneStatement
-        ? claimThenCreate(this.context, connection, article, claim)
-        : createThenClaim(this.context, connection, article, claim),
+      createWithFreeSlug(connection, this.context.sql, article, (attempt) =>
+        this.context.dialect.claimsKeyInOneStatement
+          ? claimThenCreate(this.context, connection, attempt, claim)
+          : createThenClaim(this.context, connection, attempt, claim),
+      ),
     );
   }
 

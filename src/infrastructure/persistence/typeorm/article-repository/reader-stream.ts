@@ -7,7 +7,7 @@ import type { StreamRow } from './article-rows';
 import { PRIMARY_READ, type SqlSessions } from './sql-sessions';
 import { articlesWithKnownTerms, type KnownTerms } from './stream-terms';
 import { findTerms, NO_NAMES } from './term-resolution';
-import type { StreamStrategy } from './visible-stream';
+import type { StreamQuery, StreamStrategy } from './visible-stream';
 
 /**
  * SQLite: the list through better-sqlite3's iterator on a read-only connection of its own, so
@@ -21,19 +21,18 @@ export class ReaderStream implements StreamStrategy {
     private readonly sessions: SqlSessions,
     private readonly sql: ArticleStatements,
     private readonly dialect: SqlDialect,
-    private readonly visibleVersion: () => Promise<ListVersion>,
+    private readonly visibleVersion: (moment: Date) => Promise<ListVersion>,
   ) {}
 
   async *stream(
-    select: SqlStatement,
-    values: unknown[],
+    query: StreamQuery,
     known: KnownTerms,
     onVersion: VersionObserver,
   ): AsyncGenerator<Article[], ListVersion> {
     // Before the reader opens: what it reads is this version's data or newer (see the port).
-    const version = await this.visibleVersion();
+    const version = await this.visibleVersion(query.moment);
     onVersion(version);
-    for await (const rows of this.chunks(select, values)) {
+    for await (const rows of this.chunks(query.select, query.values)) {
       yield await articlesWithKnownTerms(rows, known, this.dialect, (ids) =>
         this.sessions.inSession(PRIMARY_READ, (connection) => findTerms(connection, this.sql, ids, NO_NAMES)),
       );

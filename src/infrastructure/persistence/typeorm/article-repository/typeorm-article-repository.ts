@@ -9,11 +9,13 @@ import type {
   KeyedCreateOutcome,
   ListVersion,
   NewArticle,
+  RevisionsPage,
+  SlugLookup,
   VersionObserver,
   VisibleArticlesFilter,
   VisibleArticlesPage,
 } from '../../../../application';
-import type { Article, Term, TermKind } from '../../../../domain';
+import type { Article, ArticleRevision, Term, TermKind } from '../../../../domain';
 import { articleStatements } from '../article-statements';
 import { readsFromReplicas } from '../data-source';
 import { idempotencyStatements } from '../idempotency-statements';
@@ -21,6 +23,8 @@ import type { PrimaryWriteGate } from '../primary-write-gate';
 import type { ReplicaReadPolicy } from '../replica-read-policy';
 import { sqlDialectOf } from '../sql-dialect';
 import { ArticleReads } from './article-reads';
+import { ArticleRestores } from './article-restores';
+import { ArticleRevisions } from './article-revisions';
 import { ArticleWrites } from './article-writes';
 import { CursorStream } from './cursor-stream';
 import { KeyedCreates } from './keyed-creates';
@@ -64,6 +68,8 @@ export class TypeOrmArticleRepository implements ArticleRepository {
   private readonly writes: ArticleWrites;
   private readonly keyedCreates: KeyedCreates;
   private readonly reads: ArticleReads;
+  private readonly restores: ArticleRestores;
+  private readonly revisions: ArticleRevisions;
   private readonly stream: VisibleStream;
 
   constructor(dataSource: DataSource, options: TypeOrmArticleRepositoryOptions = {}) {
@@ -83,9 +89,11 @@ export class TypeOrmArticleRepository implements ArticleRepository {
     this.writes = new ArticleWrites(sessions, sql, dialect);
     this.keyedCreates = new KeyedCreates(sessions, { sql, keyStatements: idempotencyStatements(dialect), dialect });
     this.reads = new ArticleReads(sessions, routing, sql, dialect, versionPrefix);
+    this.restores = new ArticleRestores(sessions, sql, dialect);
+    this.revisions = new ArticleRevisions(sessions, routing, sql, dialect);
     const strategy = dialect.serialisesWritersInProcess
-      ? new ReaderStream((dataSource.options as { database: string }).database, sessions, sql, dialect, () =>
-          this.reads.visibleVersion(),
+      ? new ReaderStream((dataSource.options as { database: string }).database, sessions, sql, dialect, (moment) =>
+          this.reads.visibleVersion(moment),
         )
       : new CursorStream(dataSource, sql, dialect, {
           prepared,
@@ -112,12 +120,28 @@ export class TypeOrmArticleRepository implements ArticleRepository {
     return this.writes.update(id, changes, expected);
   }
 
-  delete(id: number, expected?: ExpectedVersions): Promise<Article | null> {
-    return this.writes.delete(id, expected);
+  delete(id: number, at: Date, expected?: ExpectedVersions): Promise<Article | null> {
+    return this.writes.delete(id, at, expected);
+  }
+
+  restore(id: number, revision: number, at: Date, expected?: ExpectedVersions): Promise<Article> {
+    return this.restores.restore(id, revision, at, expected);
+  }
+
+  listRevisions(id: number, page: RevisionsPage): Promise<ArticleRevision[] | null> {
+    return this.revisions.list(id, page);
+  }
+
+  deleteExpiredRevisions(upTo: Date, limit: number): Promise<number> {
+    return this.revisions.deleteExpired(upTo, limit);
   }
 
   findById(id: number): Promise<Article | null> {
     return this.reads.findById(id);
+  }
+
+  findBySlug(slug: string): Promise<SlugLookup | null> {
+    return this.reads.findBySlug(slug);
   }
 
   listVisible(page: VisibleArticlesPage, onVersion?: VersionObserver): Promise<Article[]> {
@@ -131,8 +155,8 @@ export class TypeOrmArticleRepository implements ArticleRepository {
     return this.stream.streamVisible(filter, onVersion);
   }
 
-  visibleVersion(): Promise<ListVersion> {
-    return this.reads.visibleVersion();
+  visibleVersion(moment: Date): Promise<ListVersion> {
+    return this.reads.visibleVersion(moment);
   }
 
   listTerms(kind: TermKind): Promise<Term[]> {

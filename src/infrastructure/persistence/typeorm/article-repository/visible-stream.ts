@@ -10,10 +10,16 @@ import { type KnownTerms, noKnownTerms } from './stream-terms';
  * How one database reads the whole list's statement in chunks (cursor-stream.ts for
  * PostgreSQL, reader-stream.ts for SQLite); answers the version the list was read at.
  */
+/** The whole list's statement, its values, and the moment the list is read at (for its version). */
+export interface StreamQuery {
+  readonly select: SqlStatement;
+  readonly values: unknown[];
+  readonly moment: Date;
+}
+
 export interface StreamStrategy {
   stream(
-    select: SqlStatement,
-    values: unknown[],
+    query: StreamQuery,
     known: KnownTerms,
     /** Told the version before the first chunk (see ArticleRepository.streamVisible). */
     onVersion: VersionObserver,
@@ -39,12 +45,16 @@ export class VisibleStream {
   ): AsyncGenerator<Article[], ListVersion | undefined> {
     const shape = filterShapeOf(filter);
     const statement = this.sql.streamOfVisible(shape);
-    const values = [filter.afterId ?? 0, this.dialect.unlimited, ...filterValues(this.dialect, filter, shape)];
+    const values = [
+      this.dialect.unlimited,
+      this.dialect.encodeTimestamp(filter.moment),
+      ...filterValues(this.dialect, filter, shape),
+    ];
     // After shutdown (or before the database was first reached) there is no connection: retry later.
     if (!this.isInitialized()) throw new StorageUnavailableError();
     const known = noKnownTerms();
     try {
-      return yield* this.strategy.stream(statement, values, known, onVersion);
+      return yield* this.strategy.stream({ select: statement, values, moment: filter.moment }, known, onVersion);
     } catch (error) {
       throw translateStorageError(error);
     }

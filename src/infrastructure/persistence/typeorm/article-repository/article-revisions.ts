@@ -1,0 +1,60 @@
+import type { RevisionsPage } from '../../../../application';
+import type { ArticleRevision } from '../../../../domain';
+import type { ArticleStatements } from '../article-statements';
+import type { SqlConnection } from '../sql-connection';
+import type { SqlDialect } from '../sql-dialect';
+import type { ReplicaRouting } from './replica-routing';
+import { PRIMARY_READ, type SqlSessions, WRITE } from './sql-sessions';
+import { articleOfStoredJson } from './stored-article-json';
+
+/** Above every revision number: a list without `before` starts at the newest. */
+const AFTER_EVERY_REVISION = 2_147_483_647;
+
+interface RevisionRow {
+  revision: number;
+  replacedAt: number;
+  article: string;
+}
+
+/** An article's revisions read (on a replica when one may serve), and the retention's purge. */
+export class ArticleRevisions {
+  constructor(
+    private readonly sessions: SqlSessions,
+    private readonly routing: ReplicaRouting,
+    private readonly sql: ArticleStatements,
+    private readonly dialect: SqlDialect,
+  ) {}
+
+  async list(id: number, page: RevisionsPage): Promise<ArticleRevision[] | null> {
+    const { value, node } = await this.routing.readWithNode((connection) => this.listOn(connection, id, page));
+    // As for a get: an article just created may not have reached the replica yet.
+    if (value === null && node === 'replica')
+      return this.sessions.inSession(PRIMARY_READ, (connection) => this.listOn(connection, id, page));
+    return value;
+  }
+
+  async deleteExpired(upTo: Date, limit: number): Promise<number> {
+    const rows = await this.sessions.inSession(WRITE, (connection) =>
+      connection.query(this.sql.deleteExpiredRevisions, [this.dialect.encodeTimestamp(upTo), limit]),
+    );
+    return rows.length;
+  }
+
+  /** Null when the article has no revision and does not exist: no article ever had the id (or all expired). */
+  private async listOn(connection: SqlConnection, id: number, page: RevisionsPage): Promise<ArticleRevision[] | null> {
+    const rows = await connection.query<RevisionRow>(this.sql.listRevisions, [
+      id,
+      page.before ?? AFTER_EVERY_REVISION,
+      page.limit ?? this.dialect.unlimited,
+    ]);
+    if (rows.length === 0 && page.before === undefined) {
+      const [exists] = await connection.query(this.sql.articleExists, [id]);
+      return exists ? [] : null;
+    }
+    return rows.map((row) => ({
+      revision: row.revision,
+      replacedAt: new Date(row.replacedAt),
+      article: articleOfStoredJson(row.article, id),
+    }));
+  }
+}

@@ -1,0 +1,40 @@
+import { allowsVersion, type ExpectedVersions } from '../../../../application';
+import { type Article, ArticleChangedError } from '../../../../domain';
+import type { ArticleStatements } from '../article-statements';
+import type { SqlConnection } from '../sql-connection';
+import type { SqlDialect } from '../sql-dialect';
+import { type ArticleRow, articleWithTermsOf } from './article-rows';
+import { storedArticleJson } from './stored-article-json';
+
+/** The write that replaces an article: which one, when, and the versions it may replace (If-Match). */
+export interface Replacement {
+  readonly id: number;
+  readonly at: Date;
+  readonly expected?: ExpectedVersions;
+}
+
+/**
+ * Inside a write's transaction, first: the article as it is, read with its row locked until the
+ * transaction ends (PostgreSQL; SQLite's BEGIN already excludes other writers), kept as its next
+ * revision replaced at `at`. Null, nothing written, when no article has the id; ArticleChangedError
+ * when it is not at an expected version. The write that follows and its revision then commit or
+ * roll back together.
+ */
+export async function keepRevision(
+  connection: SqlConnection,
+  sql: ArticleStatements,
+  dialect: SqlDialect,
+  { id, at, expected }: Replacement,
+): Promise<Article | null> {
+  const [row] = await connection.query<ArticleRow>(sql.findArticleLocked, [id]);
+  if (!row) return null;
+  const before = articleWithTermsOf(row, dialect);
+  if (!allowsVersion(expected, before.version)) throw new ArticleChangedError(id);
+  await connection.query(sql.insertRevision, [
+    id,
+    dialect.encodeTimestamp(at),
+    before.version,
+    storedArticleJson(before),
+  ]);
+  return before;
+}
