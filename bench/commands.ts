@@ -1,6 +1,7 @@
 import { HELP, oneOf, parseStrict, positiveInteger, UsageError } from './command-line';
 import type * as Explain from './explain';
 import type * as LatencyBench from './latency';
+import type * as MigrateLiveBench from './migrate-live';
 import { type BenchFlag, type BenchOptions, HTTP_USAGE, parseOptions } from './options';
 import { PAGE_SCENARIOS, SPREAD_SCENARIOS } from './page-scenarios';
 import type * as PagesBench from './pages';
@@ -61,6 +62,13 @@ then restore --to latest from the backup taken before the load (every WAL record
 from a full backup taken after it (the files); per restore the files, WAL replay and total
 times, the WAL replayed and the backup's size; each restore is checked row for row.
 --instances (2) service instances behind HAProxy.`;
+
+const MIGRATE_LIVE_USAGE = `npm run bench -- migrate-live [--articles N] [--clients N] [--previous REF]
+The publishing migration on a live PostgreSQL: the previous release (git REF, HEAD by default,
+built in a temporary folder) serves N (100000) articles seeded in SQL while --clients (20) write
+through it; this tree's migration runs meanwhile, in a process of its own. Prints its total and
+per-step times, the longest pause between acknowledged writes during it and before it, the writes
+refused or failed, then checks every row (exit 1 when one is wrong).`;
 
 const SEED_USAGE = `npm run bench -- seed [--articles N] [--kinds postgres,sqlite]
 Seeds a fresh database of each kind with N articles (100000) in SQL, prints the time and the
@@ -162,6 +170,16 @@ export const COMMANDS: readonly Command[] = [
     },
   },
   {
+    name: 'migrate-live',
+    summary: 'the publishing migration while clients write through the previous release',
+    usage: MIGRATE_LIVE_USAGE,
+    what: 'the service, the migration and the database',
+    parse(argv) {
+      const options = parseMigrateLiveOptions(argv);
+      return async () => (require('./migrate-live') as typeof MigrateLiveBench).runMigrateLive(options);
+    },
+  },
+  {
     name: 'seed',
     summary: 'seeds N articles in SQL on each storage, timed',
     usage: SEED_USAGE,
@@ -234,6 +252,24 @@ export function parseSeedOptions(argv: readonly string[]): {
   return {
     articles: positiveInteger('--articles', values.articles, SEED_USAGE),
     kinds: values.kinds.split(',').map((kind) => oneOf('--kinds', kind, STORAGES, SEED_USAGE)),
+  };
+}
+
+export function parseMigrateLiveOptions(argv: readonly string[]): MigrateLiveBench.MigrateLiveOptions {
+  const { values } = parseStrict(
+    argv,
+    {
+      ...HELP,
+      articles: { type: 'string', default: '100000' },
+      clients: { type: 'string', default: '20' },
+      previous: { type: 'string', default: 'HEAD' },
+    },
+    MIGRATE_LIVE_USAGE,
+  );
+  return {
+    articles: positiveInteger('--articles', values.articles, MIGRATE_LIVE_USAGE),
+    clients: positiveInteger('--clients', values.clients, MIGRATE_LIVE_USAGE),
+    previous: values.previous,
   };
 }
 

@@ -1,6 +1,14 @@
 import http from 'node:http';
 import type { PreparedDataset } from './dataset';
 
+/** What readFullList checks of each listed article. */
+interface ListedArticle {
+  id: number;
+  status?: unknown;
+  publishedAt?: unknown;
+  slug?: unknown;
+}
+
 /** One full `GET /article` (no limit), timed from the request. */
 export interface FullListFigures {
   /** Until the status line and headers arrived. */
@@ -49,18 +57,24 @@ export function timedWholeList(baseUrl: string, timeoutMs: number): Promise<Time
 
 /**
  * Reads the whole list and checks it: the success wrapper, parseable JSON, exactly the
- * dataset's visible articles, in ascending id order. Any other answer throws.
+ * dataset's visible articles, in ascending id order, each published with a slug. Any other
+ * answer throws.
  */
 export async function readFullList(baseUrl: string, dataset: PreparedDataset): Promise<FullListFigures> {
   const { status, headersMs, firstByteMs, totalMs, text } = await timedWholeList(baseUrl, 300_000);
   if (status !== 200) throw new Error(`answered ${status}: ${text.slice(0, 300)}`);
-  const body = JSON.parse(text) as { statusCode: number; data: { id: number }[] };
+  const body = JSON.parse(text) as { statusCode: number; data: ListedArticle[] };
   if (body.statusCode !== 10000 || !Array.isArray(body.data)) throw new Error('not the success wrapper');
   if (body.data.length !== dataset.visible)
     throw new Error(`${body.data.length} articles, expected the ${dataset.visible} visible ones`);
-  for (let index = 1; index < body.data.length; index++) {
-    if ((body.data[index] as { id: number }).id <= (body.data[index - 1] as { id: number }).id)
+  for (let index = 0; index < body.data.length; index++) {
+    const article = body.data[index] as ListedArticle;
+    if (index > 0 && article.id <= (body.data[index - 1] as ListedArticle).id)
       throw new Error(`ids not ascending at position ${index}`);
+    if (article.status !== 'published' || typeof article.publishedAt !== 'string' || !article.slug)
+      throw new Error(
+        `article ${article.id}: status ${article.status}, publishedAt ${article.publishedAt}, slug ${article.slug}`,
+      );
   }
   return { headersMs, firstByteMs, totalMs, bytes: Buffer.byteLength(text), articles: body.data.length };
 }

@@ -27,6 +27,7 @@ export async function checkSameAnswers(serviceUrl: string, baselineUrl: string, 
   };
   const [serviceCreated, baselineCreated] = (await both('POST', '/article/create', create)) as [Json, Json];
   expectSame('POST /article/create', withoutIdentity(serviceCreated), withoutIdentity(baselineCreated));
+  expectOneSlugEach(serviceCreated, baselineCreated);
 
   const update = (id: unknown) => ({ id, title: 'sanity update', tag: [{ name: 'tag-09' }] });
   const serviceUpdated = await call<Json>(serviceUrl, 'POST', '/article/update', update(serviceCreated.id));
@@ -36,8 +37,28 @@ export async function checkSameAnswers(serviceUrl: string, baselineUrl: string, 
   expectSame('update then GET', serviceUpdated, await call<Json>(serviceUrl, 'GET', `/article/${serviceUpdated.id}`));
 }
 
+/**
+ * The article without what differs by nature between two writes of the same request on one
+ * database: the id, the times (publishedAt only when set: null, a draft, must be null on both),
+ * and the slug's `-n` (the two creates race for one slug, the second gets the next free one).
+ */
 function withoutIdentity(article: Json): Json {
-  return { ...article, id: 0, createdAt: '', updatedAt: '' };
+  const publishedAt = article.publishedAt === null ? null : '';
+  return { ...article, id: 0, createdAt: '', updatedAt: '', publishedAt, slug: slugBase(article.slug) };
+}
+
+const slugBase = (slug: unknown) => String(slug).replace(/-[0-9]+$/, '');
+
+/**
+ * Two creates of one title at once: the unique index gives its slug to one of them (the first to
+ * commit) and the other the title's slug with a `-n` (the smallest free), as the service decides it.
+ */
+function expectOneSlugEach(service: Json, baseline: Json): void {
+  const slugs = [service.slug, baseline.slug];
+  const bare = slugs.filter((slug) => slug === slugBase(slug));
+  if (bare.length !== 1 || service.slug === baseline.slug) {
+    throw new Error(`POST /article/create: slugs ${JSON.stringify(slugs)}, expected one bare and one with -n`);
+  }
 }
 
 function expectSame(what: string, service: unknown, baseline: unknown): void {

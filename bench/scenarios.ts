@@ -32,11 +32,42 @@ const randomId = (dataset: PreparedDataset) => dataset.ids[Math.floor(Math.rando
 /** Created articles are invisible, so that GET /article keeps answering the dataset's list. */
 const CREATE_BODY = { title: 'Benchmark', content: 'Written by the benchmark.', visible: false };
 
+/**
+ * Create bodies with a title of their own each, `Benchmark <run> <n>`: each create's slug (made
+ * from its title) is free at the first try, one INSERT as most creates are. With one title for
+ * every request, every create but the first would race the others for the next `-n` of one
+ * slug, reading every slug taken so far at each try: the run measured that contention (a few
+ * creates a second, 503s after 25 lost races), not a create.
+ */
+function uniqueCreateBodies(extra: object = {}): () => string {
+  const run = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+  let sequence = 0;
+  return () => JSON.stringify({ ...CREATE_BODY, title: `Benchmark ${run} ${++sequence}`, ...extra });
+}
+
+/** Creates with no key, each with a title of its own (uniqueCreateBodies). */
+function uniqueCreateRequests() {
+  const body = uniqueCreateBodies();
+  return [
+    {
+      method: 'POST' as const,
+      path: '/article/create',
+      headers: WRITE_HEADERS,
+      setupRequest: (request: object) => ({ ...request, body: body() }),
+    },
+  ];
+}
+
 /** The list-304 scenario's ETag for the run under way (set by its `before`). */
 let listTag = '';
 
 /** The replay scenario's key for the run under way (set by its `before`). */
 let replayKey = '';
+/**
+ * Whether the server of the replay run under way replays keys (set by its `before`): the service
+ * does; a floor has no keys, and its column is a plain create, each with a title of its own.
+ */
+let replaysKeys = true;
 const replayRequest = () => ({
   method: 'POST',
   headers: { ...WRITE_HEADERS, 'idempotency-key': replayKey },
@@ -84,27 +115,27 @@ export const SCENARIOS: Scenario[] = [
     title: 'POST /article/create',
     target: 0.85,
     addsArticles: true,
-    requests: () => [
-      { method: 'POST', path: '/article/create', headers: WRITE_HEADERS, body: JSON.stringify(CREATE_BODY) },
-    ],
+    requests: uniqueCreateRequests,
   },
   {
     key: 'create-tags',
     title: 'POST /article/create, tag names',
     target: 0.85,
     addsArticles: true,
-    requests: () => [
-      {
-        method: 'POST',
-        path: '/article/create',
-        headers: WRITE_HEADERS,
-        body: JSON.stringify({
-          ...CREATE_BODY,
-          tag: [{ name: tagName(3) }, { name: tagName(17) }],
-          category: [{ name: categoryName(5) }],
-        }),
-      },
-    ],
+    requests: () => {
+      const body = uniqueCreateBodies({
+        tag: [{ name: tagName(3) }, { name: tagName(17) }],
+        category: [{ name: categoryName(5) }],
+      });
+      return [
+        {
+          method: 'POST',
+          path: '/article/create',
+          headers: WRITE_HEADERS,
+          setupRequest: (request) => ({ ...request, body: body() }),
+        },
+      ];
+    },
   },
   {
     // Issue 16: every request a new key, so every one creates. The baseline has no keys: its
@@ -115,14 +146,15 @@ export const SCENARIOS: Scenario[] = [
     addsArticles: true,
     requests: () => {
       const run = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+      const body = uniqueCreateBodies();
       let sequence = 0;
       return [
         {
           method: 'POST',
           path: '/article/create',
-          body: JSON.stringify(CREATE_BODY),
           setupRequest: (request) => ({
             ...request,
+            body: body(),
             headers: { ...WRITE_HEADERS, 'idempotency-key': `bench-${run}-${++sequence}` },
           }),
         },
@@ -140,9 +172,15 @@ export const SCENARIOS: Scenario[] = [
     async before(baseUrl) {
       replayKey = `bench-replay-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
       const created = await fetch(`${baseUrl}/article/create`, replayRequest());
+      await created.arrayBuffer();
       if (created.status !== 201) throw new Error(`the replay scenario's first create answered ${created.status}`);
+      const again = await fetch(`${baseUrl}/article/create`, replayRequest());
+      await again.arrayBuffer();
+      if (!again.ok) throw new Error(`the replay scenario's second create answered ${again.status}`);
+      replaysKeys = again.headers.get('idempotent-replayed') === 'true';
     },
     requests: () => {
+      if (!replaysKeys) return uniqueCreateRequests();
       const { headers, body } = replayRequest();
       return [{ method: 'POST', path: '/article/create', headers, body }];
     },

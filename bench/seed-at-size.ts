@@ -13,7 +13,10 @@ import { DIST } from './paths';
  * article would take the better part of an hour at 100,000; this takes seconds.
  *
  * The articles look like the HTTP dataset's (dataset.ts): 30 tags and 10 categories by name,
- * 3 tags and 2 categories per article, 1 in 10 invisible. Which ones is a hash of the article
+ * 3 tags and 2 categories per article, 1 in 10 a draft (published_at null, `visible` false), the
+ * others published at their creation (published_at = created_at, as a create without
+ * `publishedAt` publishes), none featured, each with the slug its title gives (`Article 123`:
+ * `article-123`, what the service's slugFromTitle makes, unique). Which ones is a hash of the article
  * id, written once in SQL that both PostgreSQL and SQLite evaluate the same way, so a run is
  * repeatable and an article's tags do not follow its id's residue: tag k is drawn from third k
  * of the pool, category k from half k, so every tag is on about 10 % of the articles and every
@@ -46,6 +49,10 @@ interface SeedDialect {
   /** A timestamp n seconds after 2026-01-01 00:00 UTC, as the schema stores it. */
   timestampAfterSeconds(n: string): string;
   visible(condition: string): string;
+  /** The boolean false as the schema stores it. */
+  no: string;
+  /** The current time, comparable with a stored timestamp. */
+  now: string;
 }
 
 const POSTGRES_SEED: SeedDialect = {
@@ -53,6 +60,8 @@ const POSTGRES_SEED: SeedDialect = {
   param: (n) => `$${n}`,
   timestampAfterSeconds: (n) => `(timestamptz '2026-01-01 00:00:00Z' + ${n} * interval '1 second')`,
   visible: (condition) => condition,
+  no: 'false',
+  now: 'now()',
 };
 
 const SQLITE_SEED: SeedDialect = {
@@ -61,18 +70,28 @@ const SQLITE_SEED: SeedDialect = {
   param: (n) => `@p${n}`,
   timestampAfterSeconds: (n) => `strftime('%Y-%m-%d %H:%M:%f', '2026-01-01 00:00:00', '+' || ${n} || ' seconds')`,
   visible: (condition) => `CASE WHEN ${condition} THEN 1 ELSE 0 END`,
+  no: '0',
+  // The text format the service writes (its dialect's encodeTimestamp), which compares in time order.
+  now: "strftime('%Y-%m-%d %H:%M:%f', 'now')",
 };
 
-/** The statements, in order; the articles' parameter 1 is the count, the links' the first new id. */
-function seedStatements(d: SeedDialect) {
+/**
+ * The statements, in order; the articles' parameter 1 is the count, the links' the first new id.
+ * `publishing`: the schema has published_at, featured and slug (this tree's); without, the
+ * previous release's (migrate-live seeds it, then migrates it).
+ */
+function seedStatements(d: SeedDialect, publishing: boolean) {
   const visibleCondition = `${mix('g.n', '7')} % ${DATASET.invisibleEvery} <> 0`;
   const content = `${d.param(2)}
     || CASE WHEN ${mix('g.n', '5')} % 10 < ${SEARCH_SHARES.commonTenths} THEN ' Put the ${SEARCH_WORDS.common} on.' ELSE '' END
     || CASE WHEN g.n % ${SEARCH_SHARES.rareEvery} = 7 THEN ' A ${SEARCH_WORDS.rare} smiled.' ELSE '' END`;
+  const [publishingColumns, publishingValues] = publishing
+    ? [', published_at, featured, slug', `, CASE WHEN visible THEN at END, ${d.no}, 'article-' || n`]
+    : ['', ''];
   // The folded copies for search: the text is ASCII, where SQL's lower() is toLowerCase().
   const articles = `INSERT INTO articles (title, description, content, visible, created_at, updated_at,
-                                          search_title, search_description, search_content)
-    SELECT title, description, content, visible, at, at, lower(title), lower(description), lower(content)
+                                          search_title, search_description, search_content${publishingColumns})
+    SELECT title, description, content, visible, at, at, lower(title), lower(description), lower(content)${publishingValues}
       FROM (SELECT g.n, 'Article ' || g.n AS title, 'About article ' || g.n AS description, ${content} AS content,
                    ${d.visible(visibleCondition)} AS visible, ${d.timestampAfterSeconds('g.n')} AS at
               FROM ${d.series}) s
@@ -116,10 +135,11 @@ export async function seedAtSize(database: BenchDatabase, count: number): Promis
   const started = process.hrtime.bigint();
   const counted = database.kind === 'postgres' ? await seedPostgres(database.url, count) : seedSqlite(database, count);
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  const { firstId, lastId, articles, visible, tagLinks, categoryLinks, visibleByTag } = counted;
+  const { firstId, lastId, articles, visible, tagLinks, categoryLinks, visibleByTag, slugs } = counted;
   // Contiguous ids from one statement on an empty table; the links say every article got its picks.
   if (articles !== count || lastId - firstId + 1 !== count)
     throw new Error(`seeded ${articles} articles, ids ${firstId}..${lastId}, expected ${count}`);
+  if (slugs !== count) throw new Error(`seeded ${count} articles, ${slugs} with a slug`);
   if (tagLinks !== count * DATASET.tagsPerArticle || categoryLinks !== count * DATASET.categoriesPerArticle)
     throw new Error(`seeded ${tagLinks} tag and ${categoryLinks} category links for ${count} articles`);
   const ids = Array.from({ length: count }, (_, index) => firstId + index);
@@ -134,13 +154,25 @@ interface Counted {
   tagLinks: number;
   categoryLinks: number;
   visibleByTag: Record<string, number>;
+  /** Articles with a slug (every article, in the previous release's schema, which has none). */
+  slugs: number;
 }
 
-const COUNTS = `SELECT (SELECT min(id) FROM articles) AS "firstId", (SELECT max(id) FROM articles) AS "lastId",
-  (SELECT count(*) FROM articles) AS articles, (SELECT count(*) FROM articles WHERE visible) AS visible,
-  (SELECT count(*) FROM article_tags) AS "tagLinks", (SELECT count(*) FROM article_categories) AS "categoryLinks"`;
-const VISIBLE_BY_TAG = `SELECT t.name, count(*) AS visible FROM article_tags l JOIN tags t ON t.id = l.tag_id
-  JOIN articles a ON a.id = l.article_id WHERE a.visible GROUP BY t.name`;
+/**
+ * The counts read back. Visible: what the service lists, published now (`visible` in the previous
+ * release's schema); slugs: the articles that have one (the unique index makes them distinct).
+ */
+function countStatements(d: SeedDialect, publishing: boolean) {
+  const listed = publishing ? `a.published_at <= ${d.now}` : 'a.visible';
+  return {
+    counts: `SELECT (SELECT min(id) FROM articles) AS "firstId", (SELECT max(id) FROM articles) AS "lastId",
+      (SELECT count(*) FROM articles) AS articles, (SELECT count(*) FROM articles a WHERE ${listed}) AS visible,
+      (SELECT count(*) FROM article_tags) AS "tagLinks", (SELECT count(*) FROM article_categories) AS "categoryLinks",
+      ${publishing ? '(SELECT count(slug) FROM articles)' : '(SELECT count(*) FROM articles)'} AS slugs`,
+    visibleByTag: `SELECT t.name, count(*) AS visible FROM article_tags l JOIN tags t ON t.id = l.tag_id
+      JOIN articles a ON a.id = l.article_id WHERE ${listed} GROUP BY t.name`,
+  };
+}
 
 type TagCount = { name: string; visible: unknown };
 
@@ -154,15 +186,24 @@ function counted(row: Record<string, unknown>, byTag: TagCount[]): Counted {
     visible: number('visible'),
     tagLinks: number('tagLinks'),
     categoryLinks: number('categoryLinks'),
+    slugs: number('slugs'),
     visibleByTag: Object.fromEntries(byTag.map((tag) => [tag.name, Number(tag.visible)])),
   };
 }
 
-async function seedPostgres(url: string, count: number): Promise<Counted> {
+/** The PostgreSQL half of seedAtSize, on a schema already migrated (migrate-live: the previous release's). */
+export async function seedPostgres(url: string, count: number): Promise<Counted> {
   const client = new Client({ connectionString: url });
   await client.connect();
   try {
-    const statements = seedStatements(POSTGRES_SEED);
+    const publishing = (
+      await client.query(
+        `SELECT EXISTS (SELECT 1 FROM information_schema.columns
+                         WHERE table_schema = current_schema() AND table_name = 'articles'
+                           AND column_name = 'published_at') AS publishing`,
+      )
+    ).rows[0].publishing as boolean;
+    const statements = seedStatements(POSTGRES_SEED, publishing);
     const { tags, categories } = termRows();
     await client.query('BEGIN');
     for (const [table, rows] of [
@@ -180,8 +221,9 @@ async function seedPostgres(url: string, count: number): Promise<Counted> {
     await client.query(statements.categoryLinks, [1]);
     await client.query('COMMIT');
     await client.query('VACUUM ANALYZE articles, article_tags, article_categories, tags, categories');
-    const row = (await client.query(COUNTS)).rows[0];
-    const byTag = (await client.query(VISIBLE_BY_TAG)).rows;
+    const counts = countStatements(POSTGRES_SEED, publishing);
+    const row = (await client.query(counts.counts)).rows[0];
+    const byTag = (await client.query(counts.visibleByTag)).rows;
     return counted(row, byTag);
   } finally {
     await client.end();
@@ -192,7 +234,8 @@ function seedSqlite(database: BenchDatabase, count: number): Counted {
   const db = openSqliteDatabase(database.url.replace(/^sqlite:/, ''));
   try {
     db.pragma('journal_mode = WAL');
-    const statements = seedStatements(SQLITE_SEED);
+    // SQLite is always seeded in this tree's schema.
+    const statements = seedStatements(SQLITE_SEED, true);
     const { tags, categories } = termRows();
     db.transaction(() => {
       for (const [table, rows] of [
@@ -210,7 +253,11 @@ function seedSqlite(database: BenchDatabase, count: number): Counted {
     // inserts leave hundreds; a rare word's page then reads 2.3 ms of them instead of 0.7 ms).
     db.exec("INSERT INTO article_search (article_search) VALUES ('optimize')");
     db.exec('ANALYZE');
-    return counted(db.prepare(COUNTS).get() as Record<string, unknown>, db.prepare(VISIBLE_BY_TAG).all() as TagCount[]);
+    const counts = countStatements(SQLITE_SEED, true);
+    return counted(
+      db.prepare(counts.counts).get() as Record<string, unknown>,
+      db.prepare(counts.visibleByTag).all() as TagCount[],
+    );
   } finally {
     db.close();
   }

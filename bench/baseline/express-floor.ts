@@ -1,6 +1,6 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { Pool } from 'pg';
-import { ArticleStore, UnknownTermError } from './article-store';
+import { ArticleStore, SlugTakenError, SlugTriesExhaustedError, UnknownTermError } from './article-store';
 import { BadRequest, toChanges, toNewArticle } from './request-body';
 
 /**
@@ -53,6 +53,8 @@ app.post('/article/update', checkToken, express.json(), async (request, response
 app.use((error: unknown, _request: Request, response: Response, _next: NextFunction) => {
   if (error instanceof BadRequest) return response.status(error.status).json(failure(error.message));
   if (error instanceof UnknownTermError) return response.status(400).json(failure(error.message));
+  if (error instanceof SlugTakenError) return response.status(409).json(failure(error.message));
+  if (error instanceof SlugTriesExhaustedError) return response.status(503).json(failure(error.message));
   console.error(error);
   response.status(500).json(failure('Internal error'));
 });

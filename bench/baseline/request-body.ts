@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import type { ArticleChanges, NewArticle, TermRef } from './article-store';
+import { isSlug } from '../../src/domain/slug';
+import type { ArticleChanges, NewArticle, Publication, TermRef } from './article-store';
 
 const BODY_LIMIT = 1_048_576;
 const DEFAULT_DESCRIPTION = '这篇文章还没有介绍...';
@@ -45,11 +46,15 @@ export async function readJson(request: IncomingMessage): Promise<Record<string,
 export function toNewArticle(body: Record<string, unknown>): NewArticle {
   const content = body.content;
   if (typeof content !== 'string' || content.length === 0) throw new BadRequest(400, 'content: is required');
+  // The service's publishedAtOfNewArticle: `visible: false` a draft, else published at the create's time.
+  const publication = publicationOf(body);
   return {
     title: optionalTitle(body) ?? null,
     description: optionalString(body, 'description') ?? DEFAULT_DESCRIPTION,
     content,
-    visible: optionalBoolean(body, 'visible') ?? true,
+    featured: optionalBoolean(body, 'featured') ?? false,
+    ...(publication?.kind === 'set' ? { publishedAt: publication.publishedAt } : {}),
+    ...optionalSlug(body),
     tag: termRefs(body.tag, 'tag') ?? [],
     category: termRefs(body.category, 'category') ?? [],
   };
@@ -67,10 +72,39 @@ export function toChanges(body: Record<string, unknown>): ArticleChanges {
     title: optionalTitle(body),
     description: optionalString(body, 'description'),
     content,
-    visible: optionalBoolean(body, 'visible'),
+    featured: optionalBoolean(body, 'featured'),
+    publication: publicationOf(body),
+    ...optionalSlug(body),
     tag: termRefs(body.tag, 'tag'),
     category: termRefs(body.category, 'category'),
   };
+}
+
+/**
+ * The publication a body asks for, as the service's publicationChangeOf: `publishedAt` sets it
+ * (null: a draft), `visible: true` publishes now (a published article stays as it is),
+ * `visible: false` makes a draft; never both fields.
+ */
+function publicationOf(body: Record<string, unknown>): Publication | undefined {
+  const visible = optionalBoolean(body, 'visible');
+  const raw = body.publishedAt;
+  if (visible !== undefined && raw !== undefined) throw new BadRequest(400, 'visible, publishedAt: give one of them');
+  if (raw === null) return { kind: 'set', publishedAt: null };
+  if (raw !== undefined) {
+    const at = typeof raw === 'string' ? new Date(raw) : new Date(Number.NaN);
+    if (Number.isNaN(at.getTime())) throw new BadRequest(400, 'publishedAt: expected an ISO 8601 date-time');
+    return { kind: 'set', publishedAt: at };
+  }
+  if (visible === undefined) return undefined;
+  return visible ? { kind: 'now' } : { kind: 'set', publishedAt: null };
+}
+
+/** `{ slug }` when the body gives one (checked against the service's pattern), else nothing. */
+function optionalSlug(body: Record<string, unknown>): { slug?: string } {
+  const slug = optionalString(body, 'slug');
+  if (slug === undefined) return {};
+  if (!isSlug(slug)) throw new BadRequest(400, 'slug: must be a-z, 0-9 and single hyphens between them');
+  return { slug };
 }
 
 function optionalString(body: Record<string, unknown>, field: string): string | undefined {

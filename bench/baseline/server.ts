@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { Pool } from 'pg';
-import { ArticleStore, UnknownTermError } from './article-store';
+import { ArticleStore, SlugTakenError, SlugTriesExhaustedError, UnknownTermError } from './article-store';
 import { BadRequest, readJson, toChanges, toNewArticle } from './request-body';
 
 /**
@@ -27,6 +27,8 @@ const server = http.createServer((request, response) => {
   route(request, response).catch((error: unknown) => {
     if (error instanceof BadRequest) return send(response, error.status, failure(error.message));
     if (error instanceof UnknownTermError) return send(response, 400, failure(error.message));
+    if (error instanceof SlugTakenError) return send(response, 409, failure(error.message));
+    if (error instanceof SlugTriesExhaustedError) return send(response, 503, failure(error.message));
     console.error(error);
     send(response, 500, failure('Internal error'));
   });
