@@ -172,7 +172,10 @@ async function storagePass(
     }
     for (let read = 1; read <= FULL_LIST_READS; read++) {
       for (const { label, service } of read % 2 ? readers : [...readers].reverse()) {
-        const [figures, peak] = await withPeakRss(service, () => readFullList(service.url, large.dataset));
+        // A compared build may be one from before publishing: its articles have no status or slug.
+        const [figures, peak] = await withPeakRss(service, () =>
+          readFullList(service.url, large.dataset, label === 'service'),
+        );
         service.checkAlive();
         (label === 'service' ? report.fullList : (report.comparedFullList as FullListRead[])).push({
           ...figures,

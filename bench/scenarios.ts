@@ -14,6 +14,8 @@ export interface Scenario {
   target: number | null;
   /** Adds articles: the run is followed by removing them, so later runs see the same data. */
   addsArticles: boolean;
+  /** Only when asked for by name (`--scenarios`): the floors cannot serve it. */
+  onlyByName?: boolean;
   requests(dataset: PreparedDataset): autocannon.Request[];
   /** Runs before the warm-up of each measured run, against the server about to be loaded. */
   before?(baseUrl: string): Promise<void>;
@@ -90,6 +92,22 @@ export const SCENARIOS: Scenario[] = [
     target: 1.5,
     addsArticles: false,
     requests: () => [{ method: 'GET', path: '/article' }],
+  },
+  {
+    // A page of 20 from a random position: what a client paging the list sends. The floors answer
+    // no page (they list everything), so this is for the service and a compared build
+    // (--no-baseline --compare).
+    key: 'page',
+    title: 'GET /article?limit=20&after=…',
+    target: null,
+    addsArticles: false,
+    onlyByName: true,
+    requests: (dataset) => [
+      {
+        method: 'GET',
+        setupRequest: (request) => ({ ...request, path: `/article?limit=20&after=${randomId(dataset)}` }),
+      },
+    ],
   },
   {
     // Issue 27: revalidating the whole list with its current ETag, compared with `list` in the
@@ -208,7 +226,7 @@ export const SCENARIOS: Scenario[] = [
 ];
 
 export function selectScenarios(keys: readonly string[]): Scenario[] {
-  if (keys.length === 0) return SCENARIOS;
+  if (keys.length === 0) return SCENARIOS.filter((scenario) => !scenario.onlyByName);
   const unknown = keys.filter((key) => !SCENARIOS.some((scenario) => scenario.key === key));
   if (unknown.length > 0) {
     throw new Error(`unknown scenario ${unknown.join(', ')}: choose from ${SCENARIOS.map((s) => s.key).join(', ')}`);
