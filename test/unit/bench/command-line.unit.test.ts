@@ -70,13 +70,13 @@ describe('the options of each subcommand', () => {
     [['--rounds', '0'], '--rounds: "0" is not a positive integer'],
     [
       ['--scenarios', 'get,gett'],
-      '--scenarios: "gett" is not one of get, list, list-304, create, create-tags, create-key, replay, update',
+      '--scenarios: "gett" is not one of get, list, page, list-304, create, create-tags, create-key, replay, update',
     ],
     [
       ['pages', '--scenarios', 'get'],
       expect.stringMatching(/^--scenarios: "get" is not one of page, page-tag, .*full-list/),
     ],
-    [['profile', '--scenario', 'page'], expect.stringMatching(/^--scenario: "page" is not one of get, /)],
+    [['profile', '--scenario', 'page-tag'], expect.stringMatching(/^--scenario: "page-tag" is not one of get, /)],
   ])('refuses %j in one line: %s', (argv, message) => {
     const error = thrown(() => parseCommandLine(argv));
     expect(error).toBeInstanceOf(UsageError);
