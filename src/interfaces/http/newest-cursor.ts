@@ -3,8 +3,9 @@ import { ARTICLE_RULES } from '../../domain';
 
 /** `<publishedAt in epoch ms>.<id>`, base64url: opaque to clients, checked whole when read back. */
 const POSITION = /^(-?[0-9]{1,16})\.([1-9][0-9]{0,9})$/;
-/** The range of a JavaScript Date, in ms either side of the epoch. */
-const MAX_EPOCH_MS = 8.64e15;
+/** The instants a publishedAt can be (years 1 to 9999 in UTC): a position outside never came from this service. */
+const FIRST_MS = Date.parse('0001-01-01T00:00:00.000Z');
+const LAST_MS = Date.parse('9999-12-31T23:59:59.999Z');
 
 /** The `cursor` of the page after `position` in newest order. */
 export function encodeNewestCursor(position: NewestPosition): string {
@@ -18,6 +19,6 @@ export function decodeNewestCursor(cursor: string): NewestPosition | null {
   if (!match) return null;
   const ms = Number(match[1]);
   const id = Number(match[2]);
-  if (Math.abs(ms) > MAX_EPOCH_MS || id > ARTICLE_RULES.maxId) return null;
+  if (ms < FIRST_MS || ms > LAST_MS || id > ARTICLE_RULES.maxId) return null;
   return { publishedAt: new Date(ms), id };
 }
