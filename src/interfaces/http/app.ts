@@ -13,9 +13,10 @@ import { requestLogging } from './middleware/request-logging';
 import { corsFor, rateLimitPerMinute, securityHeaders } from './middleware/security';
 import { docsRouter } from './openapi/docs-router';
 import { buildOpenApiDocument } from './openapi/openapi-document';
+import { probeRouteTable } from './probe-routes';
 import { routeNotFound } from './request-errors';
 import { routeRouter } from './route-router';
-import { apiRouteTable, type HttpControllers, probeRouteTable } from './routes';
+import { apiRouteTable, type HttpControllers } from './routes';
 
 export interface HttpAppOptions {
   apiToken: string | null;

@@ -1,10 +1,24 @@
 import { z } from 'zod';
+import {
+  ARTICLE_CHANGED,
+  entityTag,
+  KEY_IN_PROGRESS,
+  KEY_REUSED,
+  listEntityTag,
+  NO_SUCH_ARTICLE,
+  NO_SUCH_REVISION,
+  nextPage,
+  nextRevisions,
+  replayed,
+  SLUG_TAKEN,
+  WRITE_PATH_READ,
+} from './article-route-answers';
 import type { ArticleController } from './controllers/article-controller';
 import type { HealthController } from './controllers/health-controller';
 import type { SeedController } from './controllers/seed-controller';
 import type { TermController } from './controllers/term-controller';
-import { articleJson, healthJson, readinessJson, revisionJson, termJson } from './presenters';
-import { defineRoute, type ResponseHeader, type RouteDefinition } from './route-definition';
+import { articleJson, revisionJson, termJson } from './presenters';
+import { defineRoute, type RouteDefinition } from './route-definition';
 import {
   articlePathParams,
   articleSlugPathParams,
@@ -29,67 +43,6 @@ export interface HttpControllers {
 export interface RouteOptions {
   seedEnabled: boolean;
 }
-
-const NO_SUCH_ARTICLE = { status: 404, when: 'no article has this id (with or without If-Match)' };
-const ARTICLE_CHANGED = { status: 412, when: 'If-Match names no current entity tag of the article; nothing written' };
-const SLUG_TAKEN = { status: 409, when: 'another current article has the slug asked for; nothing written' };
-const NO_SUCH_REVISION = { status: 404, when: 'the article has no such revision (or never existed); nothing written' };
-
-const nextRevisions: ResponseHeader = {
-  description: 'Only on a full page: the URL of the next page of older revisions',
-  schema: {
-    type: 'string',
-    pattern: '^</article/[1-9][0-9]*/revisions\\?limit=[1-9][0-9]*&before=[1-9][0-9]*>; rel="next"$',
-    example: '</article/1/revisions?limit=20&before=21>; rel="next"',
-  },
-  required: false,
-};
-
-/** `GET /article/create` is not a read of article "create": the write routes' paths answer only POST. */
-const WRITE_PATH_READ = {
-  status: 404,
-  when: 'the path is a write route (`/article/create`, `/article/update`, `/article/delete`, `/article/restore`) asked with GET: an unknown route',
-};
-
-const KEY_REUSED = { status: 422, when: 'Idempotency-Key was used for another body; nothing written' };
-const KEY_IN_PROGRESS = {
-  status: 409,
-  when: 'the first request with this Idempotency-Key is still being processed; nothing written, retry later',
-};
-
-const replayed: ResponseHeader = {
-  description: 'Only on a replay: the stored answer of an earlier create with this Idempotency-Key and body',
-  schema: { type: 'string', const: 'true', example: 'true' },
-  required: false,
-};
-
-const entityTag = (required: boolean): ResponseHeader => ({
-  description:
-    "The article's entity tag: send it back in If-Match to write only if it has not changed since. " +
-    'It also changes when a scheduled article is published by the arrival of its time',
-  schema: { type: 'string', pattern: '^"[1-9][0-9]*-[1-9][0-9]*s?"$', example: '"1-2"' },
-  required,
-});
-
-const listEntityTag: ResponseHeader = {
-  description:
-    'A weak entity tag of the data the list was read from: send it back in If-None-Match to get a 304 ' +
-    'while no article, tag or category has changed since',
-  schema: { type: 'string', pattern: '^W/"[A-Za-z0-9_-]{22}"$', example: 'W/"3q2-7wEb0ZqSv1aKXz8pLw"' },
-  required: true,
-};
-
-const nextPage: ResponseHeader = {
-  description: 'Only on a full page: the URL of the next page, with the same limit, order, filters and search',
-  schema: {
-    type: 'string',
-    pattern:
-      '^</article\\?limit=[1-9][0-9]*(&after=[1-9][0-9]*|&order=newest&cursor=[A-Za-z0-9_-]+)' +
-      '(&tag=[^&>]+)?(&category=[^&>]+)?(&featured=(true|false))?(&q=[^&>]+)?>; rel="next"$',
-    example: '</article?limit=20&after=40&tag=TypeScript&q=generics>; rel="next"',
-  },
-  required: false,
-};
 
 /** What an earlier slug answers with its 301. */
 const movedArticle = z
@@ -298,57 +251,6 @@ export function apiRouteTable({ articles, seed, terms }: HttpControllers, option
       status: 200,
       data: termJson.array(),
       handle: () => terms.listCategories(),
-    }),
-  ];
-}
-
-/** Probes for orchestrators: never rate limited, never behind the token. */
-export function probeRouteTable({ health }: HttpControllers): RouteDefinition[] {
-  return [
-    defineRoute({
-      method: 'get',
-      path: '/health',
-      operationId: 'checkLiveness',
-      group: 'Operations',
-      summary: 'The process is alive',
-      description: 'Liveness: answers 200 while the process runs.',
-      write: false,
-      status: 200,
-      data: healthJson,
-      handle: () => health.alive(),
-    }),
-    defineRoute({
-      method: 'get',
-      path: '/ready',
-      operationId: 'checkReadiness',
-      group: 'Operations',
-      summary: 'This instance can serve: reads at least; says whether writes can be served too',
-      description:
-        'Readiness for load balancers and Kubernetes: 200 while reads are served (by a replica when the primary is gone) and the service is not shutting down; `writes` says whether the primary takes writes. Each storage check gets 1 s.',
-      write: false,
-      status: 200,
-      data: readinessJson,
-      failures: [{ status: 503, when: 'no storage serves reads within 1 s, or the service is shutting down' }],
-      handle: () => health.ready('reads'),
-    }),
-    defineRoute({
-      method: 'get',
-      path: '/ready/write',
-      operationId: 'checkWriteReadiness',
-      group: 'Operations',
-      summary: 'This instance can serve writes',
-      description:
-        'The stricter readiness, for checks that route writes: 200 only while the primary answers within 1 s and takes writes (it is not read-only, and the breaker in front of it is closed), and the service is not shutting down.',
-      write: false,
-      status: 200,
-      data: readinessJson,
-      failures: [
-        {
-          status: 503,
-          when: 'the primary does not answer within 1 s, is read-only or gone, or the service is shutting down',
-        },
-      ],
-      handle: () => health.ready('writes'),
     }),
   ];
 }

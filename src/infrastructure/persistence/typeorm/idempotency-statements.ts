@@ -1,12 +1,7 @@
-import {
-  ARTICLE_INSERT_COLUMNS,
-  ARTICLE_VALUES,
-  articleInsertValues,
-  type SqlStatement,
-  TERM_KINDS,
-} from './article-statements';
+import { ARTICLE_INSERT_COLUMNS, ARTICLE_VALUES, articleInsertValues } from './article-insert-values';
 import { TABLE } from './entities';
 import type { SqlDialect } from './sql-dialect';
+import { type SqlStatement, TERM_KINDS } from './sql-statement';
 
 /**
  * The first half of the two-int4 advisory lock a keyed create holds on its key ("idky" in

@@ -1,5 +1,5 @@
 import { Counter, Gauge, Registry } from 'prom-client';
-import type { SqlStatement } from './article-statements';
+import type { SqlStatement } from './sql-statement';
 
 /**
  * How far a PostgreSQL standby's data is behind, in milliseconds: 0 on a primary and on a

@@ -1,7 +1,7 @@
 import type { EventEmitter } from 'node:events';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { PoolClient, QueryResult } from 'pg';
-import type { SqlStatement } from './article-statements';
+import type { SqlStatement } from './sql-statement';
 import { openSqliteDatabase, type SqliteDatabase, type SqliteStatement } from './sqlite-driver';
 
 /** A connection checked out for one repository call: runs statements, answers rows. */

@@ -1,8 +1,8 @@
 import { SpanKind, SpanStatusCode, type Tracer } from '@opentelemetry/api';
 import { ATTR_DB_QUERY_SUMMARY, ATTR_DB_SYSTEM_NAME } from '@opentelemetry/semantic-conventions';
-import type { SqlStatement } from './article-statements';
 import type { SqlConnection } from './sql-connection';
 import type { SqlDialect } from './sql-dialect';
+import type { SqlStatement } from './sql-statement';
 
 /**
  * A span per statement, named after the statement (article-statements.ts), a child of the

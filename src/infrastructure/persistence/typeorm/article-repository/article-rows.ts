@@ -1,8 +1,8 @@
 import type { NewArticle } from '../../../../application';
 import { type Article, sortTermsByName, type Term, type TermKind } from '../../../../domain';
-import type { SqlStatement } from '../article-statements';
 import type { SqlConnection } from '../sql-connection';
 import type { SqlDialect } from '../sql-dialect';
+import type { SqlStatement } from '../sql-statement';
 
 /** An article row as both dialects answer it: timestamps in epoch milliseconds. */
 export interface ArticleRow {

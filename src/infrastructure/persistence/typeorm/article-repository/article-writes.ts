@@ -1,5 +1,5 @@
 import type { ArticleChanges, ExpectedVersions, NewArticle } from '../../../../application';
-import { type Article, ArticleChangedError, SlugTakenError, searchableTextOf } from '../../../../domain';
+import { type Article, SlugTakenError, searchableTextOf } from '../../../../domain';
 import type { ArticleStatements } from '../article-statements';
 import type { SqlConnection } from '../sql-connection';
 import type { SqlDialect } from '../sql-dialect';

@@ -2,7 +2,8 @@ import type { IdempotencyClaim, KeyedCreateOutcome, NewArticle } from '../../../
 import type { Term, TermKind } from '../../../../domain';
 import type { SqlConnection } from '../sql-connection';
 import { createdArticle, hasReferences, NO_TERMS, termIdsJson } from './article-rows';
-import { answerJson, type ClaimRow, findLiveKey, type KeyedCreateSql, keyedValues, storedOutcome } from './key-records';
+import { type ClaimRow, findLiveKey, type KeyedCreateSql, keyedValues, storedOutcome } from './key-records';
+import { storedArticleJson } from './stored-article-json';
 import { findKnownTerms, resolveTerms } from './term-resolution';
 import { inTransaction, runInOrder } from './transaction';
 
@@ -22,7 +23,7 @@ export async function claimThenCreate(
   const { sql, keyStatements } = context;
   const references = { tag: article.tags, category: article.categories };
   const claimAndInsert = async (terms: Record<TermKind, Term[]>) => {
-    // The answer stored with the key: the article without its id (answerJson drops it).
+    // The answer stored with the key: the article without its id (storedArticleJson drops it).
     const values = keyedValues(context, article, claim, createdArticle(0, article, terms));
     const [row] =
       terms.tag.length + terms.category.length === 0
@@ -49,7 +50,7 @@ export async function claimThenCreate(
     const terms = await resolveTerms(connection, sql, references);
     await runInOrder(connection, sql.insertLinks, [row.articleId, termIdsJson(terms.tag), termIdsJson(terms.category)]);
     const created = createdArticle(row.articleId, article, terms);
-    await connection.query(keyStatements.storeAnswer, [claim.key, answerJson(created)]);
+    await connection.query(keyStatements.storeAnswer, [claim.key, storedArticleJson(created)]);
     return { outcome: 'created', article: created };
   });
 }

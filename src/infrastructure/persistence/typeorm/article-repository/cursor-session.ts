@@ -1,7 +1,7 @@
 import type { QueryRunner } from 'typeorm';
 import { DomainError, StorageUnavailableError } from '../../../../domain';
-import type { SqlStatement } from '../article-statements';
 import { PgConnection } from '../sql-connection';
+import type { SqlStatement } from '../sql-statement';
 import { withinIdleDeadline } from '../storage-deadline';
 
 /**

@@ -34,7 +34,7 @@ export function keyedValues(
     claim.key,
     claim.fingerprint,
     dialect.encodeTimestamp(claim.expiredUpTo),
-    answerJson(answer),
+    storedArticleJson(answer),
   ];
 }
 
@@ -50,9 +50,6 @@ export async function findLiveKey(
   ]);
   return row ? storedOutcome(row) : null;
 }
-
-/** A key's stored answer: the article's JSON without its id (stored beside it). */
-export const answerJson = storedArticleJson;
 
 /** The article a key's record answers, rebuilt from its stored JSON and the id beside it. */
 export function storedOutcome(row: ClaimRow): KeyedCreateOutcome {

@@ -1,8 +1,9 @@
 import { type ListVersion, STREAM_CHUNK_SIZE, type VersionObserver } from '../../../../application';
 import type { Article } from '../../../../domain';
-import type { ArticleStatements, SqlStatement } from '../article-statements';
+import type { ArticleStatements } from '../article-statements';
 import { openSqliteReader, SqliteConnection } from '../sql-connection';
 import type { SqlDialect } from '../sql-dialect';
+import type { SqlStatement } from '../sql-statement';
 import type { StreamRow } from './article-rows';
 import { PRIMARY_READ, type SqlSessions } from './sql-sessions';
 import { articlesWithKnownTerms, type KnownTerms } from './stream-terms';

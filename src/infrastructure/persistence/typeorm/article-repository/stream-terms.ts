@@ -1,6 +1,6 @@
 import type { Article, Term, TermKind } from '../../../../domain';
-import { TERM_KINDS } from '../article-statements';
 import type { SqlDialect } from '../sql-dialect';
+import { TERM_KINDS } from '../sql-statement';
 import { articleOf, type StreamRow, type TermRow, termOf } from './article-rows';
 
 /** The terms a stream has read, by id: terms never change once created, so they can be reused. */

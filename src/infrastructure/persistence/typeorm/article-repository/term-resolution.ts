@@ -8,8 +8,9 @@ import {
   UnknownReferenceError,
 } from '../../../../domain';
 import { newTermId } from '../../term-id';
-import { type ArticleStatements, TERM_KINDS } from '../article-statements';
+import { type ArticleStatements } from '../article-statements';
 import type { SqlConnection } from '../sql-connection';
+import { TERM_KINDS } from '../sql-statement';
 import { type TermRow, termOf } from './article-rows';
 import { runInOrder } from './transaction';
 

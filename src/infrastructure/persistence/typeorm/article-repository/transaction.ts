@@ -1,5 +1,6 @@
-import type { ArticleStatements, SqlStatement } from '../article-statements';
+import type { ArticleStatements } from '../article-statements';
 import type { SqlConnection } from '../sql-connection';
+import type { SqlStatement } from '../sql-statement';
 
 /**
  * Committed when `work` resolves, rolled back when it throws. BEGIN is the dialect's (SQLite

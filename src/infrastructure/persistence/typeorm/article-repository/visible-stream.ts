@@ -1,7 +1,8 @@
 import type { ListVersion, VersionObserver, VisibleArticlesFilter } from '../../../../application';
 import { type Article, StorageUnavailableError } from '../../../../domain';
-import type { ArticleStatements, SqlStatement } from '../article-statements';
+import type { ArticleStatements } from '../article-statements';
 import type { SqlDialect } from '../sql-dialect';
+import type { SqlStatement } from '../sql-statement';
 import { translateStorageError } from '../storage-errors';
 import { filterShapeOf, filterValues } from '../visible-articles-filter';
 import { type KnownTerms, noKnownTerms } from './stream-terms';

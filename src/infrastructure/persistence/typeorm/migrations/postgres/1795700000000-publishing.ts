@@ -1,6 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { backfillPublishing } from '../backfill-publishing';
-import { createIndex, type MigrationSession, withMigrationSession } from '../postgres-online';
+import { createIndex } from '../online-index';
+import { type MigrationSession, withMigrationSession } from '../postgres-online';
 
 /**
  * The advisory lock (key "slug" in ASCII) under which a slug is chosen while the previous
