@@ -1,10 +1,11 @@
 import { Client } from 'pg';
-import { articleStatements, type SqlStatement } from '../src/infrastructure/persistence/typeorm/article-statements';
+import { articleStatements } from '../src/infrastructure/persistence/typeorm/article-statements';
 import {
   POSTGRES_DIALECT,
   SQLITE_DIALECT,
   type SqlDialect,
 } from '../src/infrastructure/persistence/typeorm/sql-dialect';
+import { type SqlStatement } from '../src/infrastructure/persistence/typeorm/sql-statement';
 import { openSqliteDatabase } from '../src/infrastructure/persistence/typeorm/sqlite-driver';
 import {
   filterShapeOf,
