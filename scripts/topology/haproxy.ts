@@ -109,7 +109,8 @@ async function instanceServerStat(stateDir: string, server: string, column: stri
 
 /**
  * The database HAProxy (deploy/haproxy/haproxy-db.cfg): `primary` reaches the node whose Patroni
- * answers /primary, `replicas` those answering /replica; PgBouncer's two entries point at them.
+ * answers /primary, `replicas` those answering /sync; PgBouncer's two entries point at them.
+ * `standbys` (those answering /replica) only carries the state their stand-ins (`<node>-ro`) track.
  */
 export function haproxyDbComponent(
   repoRoot: string,
@@ -124,6 +125,10 @@ export function haproxyDbComponent(
   const servers = nodes
     .map((node) => `    server ${node.name} ${node.host}:${node.pgPort} check port ${node.restPort}`)
     .join('\n');
+  // Any running replica, standing in while a port has no server of its own (haproxy-db.cfg).
+  const standIns = nodes
+    .map((node) => `    server ${node.name}-ro ${node.host}:${node.pgPort} backup track standbys/${node.name}`)
+    .join('\n');
   fs.writeFileSync(
     config,
     renderTemplate(repoRoot, 'haproxy/haproxy-db.cfg', {
@@ -131,10 +136,10 @@ export function haproxyDbComponent(
       PRIMARY_PORT: ports.primary,
       REPLICA_PORT: ports.replica,
       PRIMARY_SERVERS: servers,
-      PRIMARY_BACKUP_SERVERS: nodes
-        .map((node) => `    server ${node.name}-ro ${node.host}:${node.pgPort} backup track replicas/${node.name}`)
-        .join('\n'),
+      PRIMARY_BACKUP_SERVERS: standIns,
       REPLICA_SERVERS: servers,
+      REPLICA_BACKUP_SERVERS: standIns,
+      STANDBY_SERVERS: servers,
     }),
   );
   return {
@@ -145,7 +150,10 @@ export function haproxyDbComponent(
 }
 
 /** Each server's check status (`UP`, `DOWN`, `UP 1/2`, ...) in a backend of the database HAProxy. */
-export async function dbServerStates(stateDir: string, backend: 'primary' | 'replicas'): Promise<Map<string, string>> {
+export async function dbServerStates(
+  stateDir: string,
+  backend: 'primary' | 'replicas' | 'standbys',
+): Promise<Map<string, string>> {
   const [header, ...rows] = (await haproxyCommand(stateDir, 'show stat', haproxyDbSocket(stateDir))).trim().split('\n');
   const columns = (header ?? '').replace(/^# /, '').split(',');
   const states = new Map<string, string>();

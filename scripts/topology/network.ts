@@ -122,6 +122,24 @@ export function cutNode(network: NodeNetwork, number: number, nodes: number, etc
   iptables('-A', 'INPUT', '-s', hostAddress(network), '-p', 'tcp', '--sport', String(etcdPort), '-j', 'DROP');
 }
 
+/**
+ * Ends node `number`'s replication from the leader (node `leader`, PostgreSQL on `pgPort`) and
+ * refuses its new tries, nothing else: it stays a running replica to Patroni, etcd and HAProxy.
+ * REJECT with a reset, so its WAL receiver fails at once instead of waiting out a timeout;
+ * the primary's end is for the caller to terminate. healNode removes the rule.
+ */
+export function cutReplication(network: NodeNetwork, number: number, leader: number, pgPort: number): void {
+  execFileSync(
+    'ip',
+    [
+      ...['netns', 'exec', nodeNamespace(network, number), 'iptables', '-A', 'OUTPUT'],
+      ...['-d', nodeAddress(network, leader), '-p', 'tcp', '--dport', String(pgPort)],
+      ...['-j', 'REJECT', '--reject-with', 'tcp-reset'],
+    ],
+    { stdio: 'pipe' },
+  );
+}
+
 export function healNode(network: NodeNetwork, number: number): void {
   execFileSync('ip', ['netns', 'exec', nodeNamespace(network, number), 'iptables', '-F'], { stdio: 'pipe' });
 }

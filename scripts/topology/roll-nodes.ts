@@ -54,20 +54,27 @@ async function restartReplica(state: TopologyState, patroni: Component): Promise
   const name = patroni.node?.name ?? '';
   const began = performance.now();
   const oldPid = patroni.pid;
-  await haproxyCommand(state.stateDir, `set server replicas/${name} state maint`, haproxyDbSocket(state.stateDir));
+  await setReadServers(state, name, 'maint');
   await restartComponent(state, patroni);
   await waitUntil(
     () => everyStandbySynchronous(state),
     SYNC_AGAIN_TIMEOUT_MS,
     `${name} to stream as a synchronous standby`,
   );
-  await haproxyCommand(state.stateDir, `set server replicas/${name} state ready`, haproxyDbSocket(state.stateDir));
+  await setReadServers(state, name, 'ready');
   await waitUntil(
     async () => (await dbServerStates(state.stateDir, 'replicas')).get(name) === 'UP',
     BACK_IN_TIMEOUT_MS,
     `the database HAProxy to see ${name} up`,
   );
   return { kind: 'restarted', node: name, oldPid, newPid: patroni.pid, ms: Math.round(performance.now() - began) };
+}
+
+/** A node's servers in the replicas' port and among the primary port's stand-ins (which track `standbys`). */
+async function setReadServers(state: TopologyState, name: string, to: 'maint' | 'ready'): Promise<void> {
+  for (const backend of ['replicas', 'standbys']) {
+    await haproxyCommand(state.stateDir, `set server ${backend}/${name} state ${to}`, haproxyDbSocket(state.stateDir));
+  }
 }
 
 const patroniComponents = (state: TopologyState) => state.components.filter((component) => component.node);

@@ -255,11 +255,13 @@ async function repair(state: TopologyState): Promise<TopologyState> {
 
 /** Whether the database HAProxy routes to exactly one primary and to every other node as a replica. */
 export async function dbRoutesSettled(stateDir: string, nodes: number): Promise<boolean> {
-  // The backup servers (`<node>-ro`, the replicas standing in) are not the primary.
+  // The backup servers (`<node>-ro`, the replicas standing in) are neither the primary nor a synchronous standby.
   const primary = [...(await dbServerStates(stateDir, 'primary')).entries()]
     .filter(([name]) => !name.endsWith('-ro'))
     .map(([, status]) => status);
-  const replicas = [...(await dbServerStates(stateDir, 'replicas')).values()];
+  const replicas = [...(await dbServerStates(stateDir, 'replicas')).entries()]
+    .filter(([name]) => !name.endsWith('-ro'))
+    .map(([, status]) => status);
   const up = (states: string[]) => states.filter((status) => status === 'UP').length;
   const down = (states: string[]) => states.filter((status) => status === 'DOWN').length;
   return up(primary) === 1 && down(primary) === nodes - 1 && up(replicas) === nodes - 1 && down(replicas) === 1;

@@ -4,6 +4,7 @@ import { buildContainer, closeContainer } from '../../src/composition/container'
 import { createApp } from '../../src/composition/create-app';
 import { StorageUnavailableError } from '../../src/domain';
 import { loadConfig } from '../../src/infrastructure/config/config';
+import { PRIMARY_AGAIN_AFTER_MS } from '../../src/infrastructure/persistence/typeorm/article-repository/replica-routing';
 import { TypeOrmArticleRepository } from '../../src/infrastructure/persistence/typeorm/article-repository/typeorm-article-repository';
 import { dataSourceOptions, openDataSource } from '../../src/infrastructure/persistence/typeorm/data-source';
 import { ReplicaReadPolicy } from '../../src/infrastructure/persistence/typeorm/replica-read-policy';
@@ -126,6 +127,34 @@ describe('PostgreSQL reads on replicas', () => {
     expect(await served(replicaReadPolicy)).toEqual({ replica: 2 });
     // A write has no such fallback: the replica cannot take it.
     await expect(repository.create(aNewArticle().build())).rejects.toBeInstanceOf(StorageUnavailableError);
+  });
+
+  it('asks the primary once more, after a pause, when the primary and a replica failed at the same instant', async () => {
+    const { hostname, port } = new URL(primary.url);
+    const target = { host: hostname, port: Number(port) };
+    let primaryProxy = await PostgresStatementCounter.start(target);
+    const replica = await PostgresStatementCounter.start(target);
+    const replicaReadPolicy = new ReplicaReadPolicy({ maxLagMs: 1_000, recheckMs: 60_000 });
+    const { repository } = await repositoryWithReplica(
+      replica.urlThrough(primary.url),
+      replicaReadPolicy,
+      primaryProxy.urlThrough(primary.url),
+    );
+    const created = await repository.create(aNewArticle().build());
+    replicaReadPolicy.failed();
+    await replica.stop();
+    await primaryProxy.stop();
+    // The primary is back before the pause ends, as after a switchover's instant.
+    const back = new Promise<void>((resolve) =>
+      setTimeout(async () => {
+        primaryProxy = await PostgresStatementCounter.start(target, primaryProxy.port);
+        resolve();
+      }, PRIMARY_AGAIN_AFTER_MS / 3),
+    );
+    await expect(repository.findById(created.id)).resolves.toEqual(created);
+    expect(await served(replicaReadPolicy)).toEqual({ primary: 1 });
+    await back;
+    await primaryProxy.stop();
   });
 
   it('is wired by the composition root from DATABASE_READ_URLS, and shows on /metrics', async () => {

@@ -214,7 +214,7 @@ describe('topology under faults', () => {
     expect(report.halfApplied).toEqual([]);
     expect(report.rejectedButApplied).toEqual([]);
     expect(report.found).toBe(report.acknowledged);
-    // No lost or phantom article, no key twice, no client's read going back in time; reads to show it.
+    // No lost or phantom article, no key twice, no client's read going back in time (past the replicas' bound); reads to show it.
     expect(anomalies).toEqual([]);
     expect(checked.reads).toBeGreaterThan(100);
   }, 180_000);

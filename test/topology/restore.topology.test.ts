@@ -18,6 +18,7 @@ import { checkHistory } from '../support/history/check-history';
 import { CUT_AT_POINT, historyUpTo } from '../support/history/history-at';
 import { historyFigures } from '../support/history/history-figures';
 import { readPrimaryArticles } from '../support/history/primary-articles';
+import { TOPOLOGY_READ_STALENESS_MS } from '../support/history/replica-staleness';
 import { FailoverLoad, type KeyedCreate, TWENTY_CLIENTS } from '../support/load/failover-load';
 import type { RequestRecord } from '../support/load/request-log';
 import { gapsAcrossFork, readWalArchive, segmentOfWalFile } from '../support/wal-archive';
@@ -274,7 +275,9 @@ describe('topology restore drill', () => {
   async function checkRestoredHistory(point: Date) {
     const recorded = history.length;
     history = historyUpTo(history, point);
-    const anomalies = checkHistory(history, await readPrimaryArticles(state.urls.primaryDirect));
+    const anomalies = checkHistory(history, await readPrimaryArticles(state.urls.primaryDirect), {
+      staleWithinMs: TOPOLOGY_READ_STALENESS_MS,
+    });
     const cut = `${recorded - history.length} dropped, ${history.filter((r) => r.failure === CUT_AT_POINT).length} unknown`;
     const line = `history ${JSON.stringify(historyFigures(history))} (cut: ${cut}), anomalies ${JSON.stringify(countAnomalies(anomalies))}`;
     return { anomalies, line };

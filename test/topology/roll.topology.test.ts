@@ -98,7 +98,7 @@ describe('rolling restarts under load', () => {
     return { result, records, during, ...check };
   }
 
-  /** Nothing acknowledged lost or half-applied; no lost or phantom article, no key twice, no read back in time. */
+  /** Nothing acknowledged lost or half-applied; no lost or phantom article, no key twice, no read back in time (past the replicas' bound). */
   function expectNothingLost({ report, anomalies, checked }: Awaited<ReturnType<typeof checkOnPrimary>>): void {
     expect(report.acknowledged).toBeGreaterThan(100);
     expect(report.lost).toEqual([]);

@@ -1,13 +1,17 @@
 import type { RequestRecord } from '../load/request-log';
 import type { Anomaly } from './anomaly';
 import { checkCreates, type StoredArticle } from './check-creates';
-import { checkReads } from './check-reads';
+import { checkReads, type ReadCheckOptions } from './check-reads';
 
 /**
  * The whole history of a run, checked against the final read of the primary: every anomaly, by
  * kind (anomaly.ts). A test that records a history expects none. Operations without `facts`
  * (tags, categories, ...) are ignored; the final read must hold every article, of any visibility.
  */
-export function checkHistory(history: readonly RequestRecord[], stored: readonly StoredArticle[]): Anomaly[] {
-  return [...checkCreates(history, stored), ...checkReads(history)];
+export function checkHistory(
+  history: readonly RequestRecord[],
+  stored: readonly StoredArticle[],
+  options: ReadCheckOptions = {},
+): Anomaly[] {
+  return [...checkCreates(history, stored), ...checkReads(history, options)];
 }

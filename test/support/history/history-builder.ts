@@ -48,6 +48,12 @@ export class HistoryBuilder {
     return this.add(client, 'read', null, { kind: 'read' });
   }
 
+  /** Nobody sends anything for `ms`. */
+  pause(ms: number): this {
+    this.clock += ms;
+    return this;
+  }
+
   /** When the next operation would start: to place a write during it. */
   get now(): number {
     return this.clock;

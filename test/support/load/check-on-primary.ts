@@ -2,6 +2,7 @@ import { type Anomaly } from '../history/anomaly';
 import { checkHistory } from '../history/check-history';
 import { historyFigures } from '../history/history-figures';
 import { readPrimaryArticles } from '../history/primary-articles';
+import { TOPOLOGY_READ_STALENESS_MS } from '../history/replica-staleness';
 import { startService } from '../service-process';
 import { checkDurability, type DurabilityReport, readStoredData } from './durability-check';
 import type { RequestRecord } from './request-log';
@@ -32,7 +33,9 @@ export async function checkOnPrimary(
   return {
     report: checkDurability(ledger, stored),
     // Any visibility, straight from PostgreSQL.
-    anomalies: checkHistory(records, await readPrimaryArticles(primaryUrl)),
+    anomalies: checkHistory(records, await readPrimaryArticles(primaryUrl), {
+      staleWithinMs: TOPOLOGY_READ_STALENESS_MS,
+    }),
     checked: historyFigures(records),
   };
 }

@@ -206,6 +206,26 @@ describe('checkHistory: each client’s reads never go back in time', () => {
     ]);
   });
 
+  it('with staleWithinMs, accepts a read that goes back that soon after the one it contradicts, and reports one later', () => {
+    const options = { staleWithinMs: 1_000 };
+    const soon = new HistoryBuilder()
+      .read('r1', { present: [seen(1, 3)] })
+      .pause(970)
+      .list('r1', []);
+    expect(checkHistory(soon.operations, [], options)).toEqual([]);
+    soon.read('r1', { present: [seen(1, 2)] }).read('r1', { missing: [1] });
+    expect(checkHistory(soon.operations, [], options)).toEqual([]);
+    const late = new HistoryBuilder().read('r1', { present: [seen(1, 3)] }).pause(1_000);
+    late.read('r1', { present: [seen(1, 2)] });
+    expect(checkHistory(late.operations, [], options)).toEqual([
+      { kind: 'stale-read', client: 'r1', articleId: 1, earlier: 'version 3 (read #1)', later: 'version 2 (read #2)' },
+    ]);
+    const listed = new HistoryBuilder().list('r1', [1, 2]).pause(500).list('r1', [1]).pause(500).list('r1', [1]);
+    expect(checkHistory(listed.operations, [], options)).toEqual([
+      { kind: 'stale-read', client: 'r1', articleId: 2, earlier: 'visible (list #1)', later: 'not listed (list #3)' },
+    ]);
+  });
+
   it('reports one client and article once, however many later reads repeat the older state', () => {
     const history = new HistoryBuilder()
       .read('r1', { present: [seen(1, 3)] })

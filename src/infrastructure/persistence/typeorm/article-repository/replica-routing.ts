@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { StorageUnavailableError } from '../../../../domain';
 import { POSTGRES_LIMITS } from '../postgres-limits';
 import { REPLICA_LAG_STATEMENT, type ReadNode, type ReplicaReadPolicy } from '../replica-read-policy';
@@ -11,6 +12,15 @@ export const REPLICA_READ_DEADLINE_MS = 1_000;
  * deadline it still ends within the call deadline (2 s).
  */
 export const LAST_REPLICA_TRY_WITHIN_MS = POSTGRES_LIMITS.callDeadlineMs - REPLICA_READ_DEADLINE_MS;
+
+/**
+ * When both the primary and the last replica try failed at once, the primary is asked once more
+ * after this pause: in a switchover every path can fail for an instant (PgBouncer refuses a pool's
+ * clients for its server_login_retry, 0.5 s in the topology, after one failed login), and a read
+ * is safe to repeat. Only while the whole read still ends within ANSWER_WITHIN_MS.
+ */
+export const PRIMARY_AGAIN_AFTER_MS = 600;
+const ANSWER_WITHIN_MS = 2_500;
 
 /** A replica's lag was measured past the limit: the read goes to the primary instead. */
 class ReplicaTooFarBehind extends Error {}
@@ -58,8 +68,22 @@ export class ReplicaRouting {
       if (!replicas || !(error instanceof StorageUnavailableError) || !timeLeft) throw error;
       const served = await this.readOnReplica(replicas, work);
       if (served) return served;
-      throw error;
+      return this.primaryAgain(work, began, error);
     }
+  }
+
+  /** The primary once more after PRIMARY_AGAIN_AFTER_MS, within what is left of ANSWER_WITHIN_MS; else `failure`. */
+  private async primaryAgain<T>(
+    work: (connection: SqlConnection) => Promise<T>,
+    began: number,
+    failure: unknown,
+  ): Promise<RoutedRead<T>> {
+    const deadlineMs = ANSWER_WITHIN_MS - (performance.now() - began) - PRIMARY_AGAIN_AFTER_MS;
+    if (deadlineMs < REPLICA_READ_DEADLINE_MS) throw failure;
+    await sleep(PRIMARY_AGAIN_AFTER_MS);
+    const value = await this.sessions.inSession(PRIMARY_READ, work, deadlineMs);
+    this.replicas?.served('primary');
+    return { value, node: 'primary' };
   }
 
   /** The read on a replica; null when it failed or lagged too far (then replicas are skipped a while). */
