@@ -44,7 +44,7 @@ export class AuthenticateRequest {
   /** `token` null: the request carried none. Throws UnauthenticatedError for any token that is not a valid key. */
   async execute(token: string | null): Promise<Actor> {
     const now = this.clock.now();
-    if (token === null) return (await this.guarded(now)) ? ANONYMOUS_ACTOR : OPEN_ACTOR;
+    if (token === null) return (await this.guarded()) ? ANONYMOUS_ACTOR : OPEN_ACTOR;
     const hash = this.secrets.hashOf(token);
     if (this.apiTokenHash !== null && this.secrets.sameHash(hash, this.apiTokenHash)) return ADMIN_WITHOUT_AUTHOR;
     const cached = this.isFresh(now) ? this.known.get(hash) : undefined;
@@ -83,9 +83,15 @@ export class AuthenticateRequest {
     for (const [hash, key] of this.known) if (key.id === keyId) this.known.delete(hash);
   }
 
-  private async guarded(now: Date): Promise<boolean> {
+  /**
+   * Whether keys or API_TOKEN exist, for a request without a token. Once the keys were read, the
+   * last reading answers even when stale: a request without a token reads only what is public
+   * when they exist, and needs no storage for it (reads stay up while the primary is away). Only
+   * before the first reading does it wait for one.
+   */
+  private async guarded(): Promise<boolean> {
     if (this.apiTokenHash !== null || this.keysExist) return true;
-    if (!this.isFresh(now)) await this.refresh();
+    if (!Number.isFinite(this.refreshedAt)) await this.refresh();
     return this.keysExist;
   }
 

@@ -41,6 +41,18 @@ describe('AuthenticateRequest', () => {
     await expect(authentication.execute(null)).resolves.toEqual({ kind: 'anonymous' });
   });
 
+  it('a request without a token needs the storage only before the keys were first read', async () => {
+    const { authentication, keys, clock } = setUp();
+    const changesSince = jest.spyOn(keys, 'changesSince').mockRejectedValueOnce(new Error('storage away'));
+    await expect(authentication.execute(null)).rejects.toThrow('storage away');
+    await expect(authentication.execute(null)).resolves.toEqual({ kind: 'open' });
+    changesSince.mockRejectedValue(new Error('storage away'));
+    clock.advance(FRESH_FOR_MS * 10);
+    // The primary away for long: reads without a token go on, by the last reading of the keys.
+    await expect(authentication.execute(null)).resolves.toEqual({ kind: 'open' });
+    expect(changesSince).toHaveBeenCalledTimes(2);
+  });
+
   it('API_TOKEN is an admin without an author; with it set, no token is anonymous', async () => {
     const { authentication } = setUp('secret-token');
     await expect(authentication.execute('secret-token')).resolves.toEqual(ADMIN_WITHOUT_AUTHOR);
