@@ -273,10 +273,19 @@ describe('topology failover', () => {
     }
     const leader = patroniOf((await leaderName()) ?? '');
     const members = await clusterMembers(nodesOf(state));
-    const name = members.find((member) => member.role !== 'leader')?.name ?? '';
+    // A synchronous standby: when it is the only one (as just after a switchover), the cut leaves
+    // none until Patroni names the other, and the running replicas stand in meanwhile.
+    const syncBefore = members.filter((member) => member.role === 'sync_standby').map((member) => member.name);
+    const name = syncBefore[0] ?? members.find((member) => member.role !== 'leader')?.name ?? '';
     const replica = patroniOf(name);
     const created: number[] = [];
     cutReplication(network, replica.node?.number ?? 0, leader.node?.number ?? 0, leader.node?.pgPort ?? 0);
+    // Reads go on meanwhile, as traffic does: PgBouncer opens sessions wherever the replicas'
+    // port leads at each moment, stand-ins included.
+    let reading = true;
+    const reads = (async () => {
+      while (reading) await Promise.all([newestIds(state.lbUrl).catch(() => []), sleep(50)]);
+    })();
     try {
       await withClient(state.urls.superuser, (client) =>
         client.query('SELECT pg_terminate_backend(pid) FROM pg_stat_replication WHERE application_name = $1', [name]),
@@ -288,18 +297,21 @@ describe('topology failover', () => {
         `${name} to leave the synchronous standbys`,
       );
       const cut = (await clusterMembers(nodesOf(state))).find((member) => member.name === name);
-      // Two failed checks of the database HAProxy (1 s, then 0.5 s apart) and a margin.
-      await sleep(2_500);
-      // Every session on a standby ends (as at a pooler's restart), so that PgBouncer's pool opens
-      // new ones through the replicas' port as it stands now, to whichever nodes it admits.
-      for (const member of members.filter((candidate) => candidate.role !== 'leader')) {
-        await withClient(nodeUrl(state, patroniOf(member.name), 'blog'), (client) =>
-          client.query(
-            `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-             WHERE datname = 'blog' AND backend_type = 'client backend' AND pid <> pg_backend_pid()`,
-          ),
-        );
-      }
+      // The replicas' port as HAProxy sees it: the cut node out, a synchronous standby in. Its
+      // sessions end by HAProxy alone (shut when it is marked down, and those opened on a
+      // stand-in meanwhile when a synchronous standby is marked up), not by this test.
+      await waitUntil(
+        async () => {
+          const states = await dbServerStates(state.stateDir, 'replicas');
+          return (
+            states.get(name) !== 'UP' && [...states].some(([server, status]) => server !== name && status === 'UP')
+          );
+        },
+        15_000,
+        `the replicas' port to drop ${name} and admit a synchronous standby`,
+      );
+      reading = false;
+      await reads;
       // The service reads on the primary for a second after a replica read failed.
       await sleep(1_500);
       for (let index = 0; index < 10; index++) created.push(await createArticle(state.lbUrl, `cut replica ${index}`));
@@ -316,12 +328,15 @@ describe('topology failover', () => {
         .map(({ index, missing }) => `list ${index + 1} lacks ${missing.join(', ')}`);
       const routed = (await dbServerStates(state.stateDir, 'replicas')).get(name);
       console.log(
-        `replica ${name} cut from ${leader.node?.name} (${cut?.state}, ${cut?.role}, ${routed} in the replicas' port): ` +
+        `replica ${name} cut from ${leader.node?.name} (synchronous standbys before: ${syncBefore.join(', ')}; ` +
+          `after: ${cut?.state}, ${cut?.role}, ${routed} in the replicas' port): ` +
           `${stale.length} of ${lists.length} lists stale\n  ${stale.slice(0, 5).join('\n  ')}`,
       );
       expect(cut?.state).toBe('running');
       expect(stale).toEqual([]);
     } finally {
+      reading = false;
+      await reads;
       healNode(network, replica.node?.number ?? 0);
       await waitUntil(
         async () => isHealthy(await clusterMembers(nodesOf(state)), NODES),
@@ -498,13 +513,4 @@ async function newestIds(baseUrl: string): Promise<number[]> {
   const body = (await answer.json()) as { data?: { id: number }[] };
   if (answer.status !== 200 || !Array.isArray(body.data)) throw new Error(`list answered ${answer.status}`);
   return body.data.map((article) => article.id);
-}
-
-/** The superuser's URL of one node's PostgreSQL, past HAProxy and PgBouncer. */
-function nodeUrl(state: TopologyState, node: Component, database: string): string {
-  const url = new URL(state.urls.superuser);
-  url.hostname = node.node?.host ?? '';
-  url.port = String(node.node?.pgPort);
-  url.pathname = `/${database}`;
-  return url.toString();
 }
