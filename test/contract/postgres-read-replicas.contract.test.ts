@@ -83,6 +83,32 @@ describe('PostgreSQL reads on replicas', () => {
     await expect(repository.findById(2_000_000)).resolves.toBeNull();
   });
 
+  it('asks the primary once more, after a pause, for an article the replica lacks, when the primary failed at that instant', async () => {
+    const { hostname, port } = new URL(primary.url);
+    const target = { host: hostname, port: Number(port) };
+    let primaryProxy = await PostgresStatementCounter.start(target);
+    const { repository } = await repositoryWithReplica(
+      stale.url,
+      new ReplicaReadPolicy({ maxLagMs: 1_000 }),
+      primaryProxy.urlThrough(primary.url),
+    );
+    const created = await repository.create(aNewArticle().build());
+    await primaryProxy.stop();
+    // A switchover's instant: the primary is back before the pause ends.
+    const back = new Promise<void>((resolve) =>
+      setTimeout(async () => {
+        primaryProxy = await PostgresStatementCounter.start(target, primaryProxy.port);
+        resolve();
+      }, PRIMARY_AGAIN_AFTER_MS / 3),
+    );
+    try {
+      await expect(repository.findById(created.id)).resolves.toEqual(created);
+    } finally {
+      await back;
+      await primaryProxy.stop();
+    }
+  });
+
   it('reads from the primary, with no error, while the replica is down, and from the replica once it is back', async () => {
     const { hostname, port } = new URL(primary.url);
     const target = { host: hostname, port: Number(port) };

@@ -13,12 +13,10 @@ import {
   type VersionRow,
 } from './article-rows';
 import type { ReplicaRouting } from './replica-routing';
-import { PRIMARY_READ, type SqlSessions } from './sql-sessions';
 
 /** Reads of one article (by id or slug), a page of the list, the terms and the list's version; routed to a replica when one may serve. */
 export class ArticleReads {
   constructor(
-    private readonly sessions: SqlSessions,
     private readonly routing: ReplicaRouting,
     private readonly sql: ArticleStatements,
     private readonly dialect: SqlDialect,
@@ -26,21 +24,12 @@ export class ArticleReads {
     private readonly versionPrefix: string,
   ) {}
 
-  async findById(id: number): Promise<Article | null> {
-    const { value, node } = await this.routing.readWithNode((connection) => this.findOn(connection, id));
-    // Read-your-writes: an article just created may not have reached the replica yet.
-    // A primary that cannot be asked makes this a 503, never a wrong null.
-    if (value === null && node === 'replica')
-      return this.sessions.inSession(PRIMARY_READ, (connection) => this.findOn(connection, id));
-    return value;
+  findById(id: number): Promise<Article | null> {
+    return this.routing.readYourWrites((connection) => this.findOn(connection, id));
   }
 
-  async findBySlug(slug: string): Promise<SlugLookup | null> {
-    const { value, node } = await this.routing.readWithNode((connection) => this.findSlugOn(connection, slug));
-    // As for an id: a slug just written may not have reached the replica yet.
-    if (value === null && node === 'replica')
-      return this.sessions.inSession(PRIMARY_READ, (connection) => this.findSlugOn(connection, slug));
-    return value;
+  findBySlug(slug: string): Promise<SlugLookup | null> {
+    return this.routing.readYourWrites((connection) => this.findSlugOn(connection, slug));
   }
 
   listVisible(page: VisibleArticlesPage, onVersion?: VersionObserver): Promise<Article[]> {

@@ -4,7 +4,7 @@ import type { ArticleStatements } from '../article-statements';
 import type { SqlConnection } from '../sql-connection';
 import type { SqlDialect } from '../sql-dialect';
 import type { ReplicaRouting } from './replica-routing';
-import { PRIMARY_READ, type SqlSessions, WRITE } from './sql-sessions';
+import { type SqlSessions, WRITE } from './sql-sessions';
 import { articleOfStoredJson } from './stored-article-json';
 
 /** Above every revision number: a list without `before` starts at the newest. */
@@ -25,12 +25,8 @@ export class ArticleRevisions {
     private readonly dialect: SqlDialect,
   ) {}
 
-  async list(id: number, page: RevisionsPage): Promise<ArticleRevision[] | null> {
-    const { value, node } = await this.routing.readWithNode((connection) => this.listOn(connection, id, page));
-    // As for a get: an article just created may not have reached the replica yet.
-    if (value === null && node === 'replica')
-      return this.sessions.inSession(PRIMARY_READ, (connection) => this.listOn(connection, id, page));
-    return value;
+  list(id: number, page: RevisionsPage): Promise<ArticleRevision[] | null> {
+    return this.routing.readYourWrites((connection) => this.listOn(connection, id, page));
   }
 
   async deleteExpired(upTo: Date, limit: number): Promise<number> {

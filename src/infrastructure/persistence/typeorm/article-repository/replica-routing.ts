@@ -72,6 +72,24 @@ export class ReplicaRouting {
     }
   }
 
+  /**
+   * A read of something written moments ago (an article, a slug, revisions), which a replica may
+   * not have yet: a replica's null is asked of the primary again. A primary that cannot be asked
+   * then makes it a 503, never a wrong null; one that fails for a switchover's instant is asked
+   * once more after the pause, as readWithNode does.
+   */
+  async readYourWrites<T>(work: (connection: SqlConnection) => Promise<T | null>): Promise<T | null> {
+    const began = performance.now();
+    const { value, node } = await this.readWithNode(work);
+    if (value !== null || node === 'primary') return value;
+    try {
+      return await this.sessions.inSession(PRIMARY_READ, work);
+    } catch (error) {
+      if (!(error instanceof StorageUnavailableError)) throw error;
+      return (await this.primaryAgain(work, began, error)).value;
+    }
+  }
+
   /** The primary once more after PRIMARY_AGAIN_AFTER_MS, within what is left of ANSWER_WITHIN_MS; else `failure`. */
   private async primaryAgain<T>(
     work: (connection: SqlConnection) => Promise<T>,

@@ -88,7 +88,7 @@ export class TypeOrmArticleRepository implements ArticleRepository {
     const versionPrefix = dialect.versionsOfOneConnection ? `${randomUUID()}/` : '';
     this.writes = new ArticleWrites(sessions, sql, dialect);
     this.keyedCreates = new KeyedCreates(sessions, { sql, keyStatements: idempotencyStatements(dialect), dialect });
-    this.reads = new ArticleReads(sessions, routing, sql, dialect, versionPrefix);
+    this.reads = new ArticleReads(routing, sql, dialect, versionPrefix);
     this.restores = new ArticleRestores(sessions, sql, dialect);
     this.revisions = new ArticleRevisions(sessions, routing, sql, dialect);
     const strategy = dialect.serialisesWritersInProcess
