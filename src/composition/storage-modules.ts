@@ -7,11 +7,14 @@ import { checkPostgresConnectionBudget } from '../infrastructure/config/connecti
 import type { Logger } from '../infrastructure/logging/logger';
 import { DataSourceConnector } from '../infrastructure/persistence/data-source-connector';
 import { InMemoryArticleRepository } from '../infrastructure/persistence/memory/in-memory-article-repository';
+import { InMemoryAuthors } from '../infrastructure/persistence/memory/in-memory-authors';
+import { InMemoryKeyRepository } from '../infrastructure/persistence/memory/in-memory-key-repository';
 import {
   TypeOrmArticleRepository,
   type TypeOrmArticleRepositoryOptions,
 } from '../infrastructure/persistence/typeorm/article-repository/typeorm-article-repository';
 import { openDataSource } from '../infrastructure/persistence/typeorm/data-source';
+import { TypeOrmKeyRepository } from '../infrastructure/persistence/typeorm/key-repository/typeorm-key-repository';
 import { POSTGRES_LIMITS } from '../infrastructure/persistence/typeorm/postgres-limits';
 import { probePrimary } from '../infrastructure/persistence/typeorm/primary-probe';
 import { PrimaryWriteGate } from '../infrastructure/persistence/typeorm/primary-write-gate';
@@ -36,7 +39,10 @@ export async function storageModule(
 
 function memoryStorageModule(): ContainerModule {
   return new ContainerModule(({ bind }) => {
-    bind(TOKENS.ArticleRepository).toConstantValue(new InMemoryArticleRepository());
+    // One set of authors: a key's author is the one its articles name.
+    const authors = new InMemoryAuthors();
+    bind(TOKENS.ArticleRepository).toConstantValue(new InMemoryArticleRepository(authors));
+    bind(TOKENS.KeyRepository).toConstantValue(new InMemoryKeyRepository(authors));
     // Memory is always there while the process is.
     bind<StorageProbe>(TOKENS.StorageProbe).toConstantValue({ pingReads: async () => {}, pingWrites: async () => {} });
     bind<StorageLifecycle>(TOKENS.StorageLifecycle).toConstantValue({ close: async () => {} });
@@ -52,6 +58,8 @@ async function sqliteStorageModule(database: SqliteDatabaseConfig, tracer?: Trac
   const dataSource = await openDataSource(database);
   return typeOrmModule(
     new TypeOrmArticleRepository(dataSource, { tracer }),
+    // Untraced: its poll, every 400 ms, would make a trace of its own 2.5 times a second.
+    new TypeOrmKeyRepository(dataSource),
     new TypeOrmStorageProbe(dataSource),
     async () => {
       if (dataSource.isInitialized) await dataSource.destroy();
@@ -97,6 +105,8 @@ async function postgresStorageModule(
   const options = { ...repositoryOptions(database), primaryWriteGate, tracer };
   return typeOrmModule(
     new TypeOrmArticleRepository(dataSource, options),
+    // Untraced, as on SQLite.
+    new TypeOrmKeyRepository(dataSource, { preparedStatements: options.preparedStatements, primaryWriteGate }),
     new TypeOrmStorageProbe(dataSource, primaryWriteGate),
     async () => {
       primaryWriteGate.stop();
@@ -108,12 +118,14 @@ async function postgresStorageModule(
 
 function typeOrmModule(
   repository: TypeOrmArticleRepository,
+  keys: TypeOrmKeyRepository,
   probe: StorageProbe,
   close: () => Promise<void>,
   metrics: Registry[] = [],
 ): ContainerModule {
   return new ContainerModule(({ bind }) => {
     bind(TOKENS.ArticleRepository).toConstantValue(repository);
+    bind(TOKENS.KeyRepository).toConstantValue(keys);
     bind<StorageProbe>(TOKENS.StorageProbe).toConstantValue(probe);
     bind<StorageLifecycle>(TOKENS.StorageLifecycle).toConstantValue({ close });
     bind<Registry[]>(TOKENS.StorageMetrics).toConstantValue(metrics);

@@ -7,6 +7,8 @@ export const TOKENS = {
   Logger: Symbol.for('Logger'),
   Clock: Symbol.for('Clock'),
   ArticleRepository: Symbol.for('ArticleRepository'),
+  KeyRepository: Symbol.for('KeyRepository'),
+  TokenSecrets: Symbol.for('TokenSecrets'),
   StorageProbe: Symbol.for('StorageProbe'),
   StorageLifecycle: Symbol.for('StorageLifecycle'),
   /** prom-client registries of the storage adapter (replica lag, reads by node), served on /metrics. */

@@ -1,0 +1,116 @@
+import { type Actor, ANONYMOUS_ACTOR, OPEN_ACTOR, UnauthenticatedError } from '../../domain';
+import type { Clock } from '../ports/clock';
+import type { KeyRepository, StoredKey } from '../ports/key-repository';
+import type { TokenSecrets } from '../ports/token-secrets';
+
+export interface AuthenticationSettings {
+  /** API_TOKEN, when set: an admin without an author. */
+  readonly apiToken: string | null;
+  /** A revoked key is refused by every instance within this: the cache trusts a view of the keys no older. */
+  readonly freshForMs: number;
+}
+
+/** API_TOKEN's actor, and the operator's (`npm run keys`, who holds the database itself). */
+export const ADMIN_WITHOUT_AUTHOR: Actor = { kind: 'key', keyId: null, role: 'admin', author: null };
+
+const NOT_A_KEY = 'Authorization: the bearer token is not a valid key (unknown, expired or revoked)';
+
+/** Slack on the revocation times read: the instance that revoked may have a clock a little ahead. */
+const CLOCK_SLACK_MS = 5_000;
+
+/**
+ * Who a request's bearer token names. Keys once seen are kept in memory, so that a request costs
+ * no query; the cache is trusted only while `refresh` (a timer, every half of freshForMs) has
+ * read the revocations within freshForMs; past that, each request reads its key again. Every
+ * refused token costs the same: one look-up by its hash, whatever it is (unknown, truncated, of
+ * another deployment, revoked, expired), and the same message.
+ */
+export class AuthenticateRequest {
+  private readonly known = new Map<string, StoredKey>();
+  private readonly apiTokenHash: string | null;
+  private keysExist = false;
+  private refreshedAt = Number.NEGATIVE_INFINITY;
+  private lastUses = new Map<string, Date>();
+
+  constructor(
+    private readonly keys: KeyRepository,
+    private readonly secrets: TokenSecrets,
+    private readonly clock: Clock,
+    private readonly settings: AuthenticationSettings,
+  ) {
+    this.apiTokenHash = settings.apiToken === null ? null : secrets.hashOf(settings.apiToken);
+  }
+
+  /** `token` null: the request carried none. Throws UnauthenticatedError for any token that is not a valid key. */
+  async execute(token: string | null): Promise<Actor> {
+    const now = this.clock.now();
+    if (token === null) return (await this.guarded()) ? ANONYMOUS_ACTOR : OPEN_ACTOR;
+    const hash = this.secrets.hashOf(token);
+    if (this.apiTokenHash !== null && this.secrets.sameHash(hash, this.apiTokenHash)) return ADMIN_WITHOUT_AUTHOR;
+    const cached = this.isFresh(now) ? this.known.get(hash) : undefined;
+    // A key that expired while kept is read again, as any refused token is: one look-up each.
+    const key = cached && isValidAt(cached, now) ? cached : await this.lookUp(hash, now);
+    if (key === null) throw new UnauthenticatedError(NOT_A_KEY);
+    this.lastUses.set(key.id, now);
+    return { kind: 'key', keyId: key.id, role: key.role, author: key.author };
+  }
+
+  /** Reads the revocations since the last read (with slack) and whether any key exists. */
+  async refresh(): Promise<void> {
+    const startedAt = this.clock.now().getTime();
+    const since = Number.isFinite(this.refreshedAt) ? this.refreshedAt - CLOCK_SLACK_MS : 0;
+    const changes = await this.keys.changesSince(new Date(since));
+    for (const id of changes.revoked) this.forget(id);
+    this.keysExist = changes.keys > 0;
+    this.refreshedAt = startedAt;
+  }
+
+  /** Writes when each key was last used, in one write for every request since the last time. */
+  async flushUses(): Promise<void> {
+    if (this.lastUses.size === 0) return;
+    const uses = this.lastUses;
+    this.lastUses = new Map();
+    await this.keys.recordUses(uses);
+  }
+
+  /** This instance created a key: the open rules end here at once (other instances within freshForMs). */
+  keyCreated(): void {
+    this.keysExist = true;
+  }
+
+  /** This instance revoked a key: refused here at once. */
+  forget(keyId: string): void {
+    for (const [hash, key] of this.known) if (key.id === keyId) this.known.delete(hash);
+  }
+
+  /**
+   * Whether keys or API_TOKEN exist, for a request without a token. Once the keys were read, the
+   * last reading answers even when stale: a request without a token reads only what is public
+   * when they exist, and needs no storage for it (reads stay up while the primary is away). Only
+   * before the first reading does it wait for one.
+   */
+  private async guarded(): Promise<boolean> {
+    if (this.apiTokenHash !== null || this.keysExist) return true;
+    if (!Number.isFinite(this.refreshedAt)) await this.refresh();
+    return this.keysExist;
+  }
+
+  private isFresh(now: Date): boolean {
+    return now.getTime() - this.refreshedAt <= this.settings.freshForMs;
+  }
+
+  private async lookUp(hash: string, now: Date): Promise<StoredKey | null> {
+    const key = await this.keys.findByTokenHash(hash);
+    if (key === null || !isValidAt(key, now)) {
+      this.known.delete(hash);
+      return null;
+    }
+    this.known.set(hash, key);
+    this.keysExist = true;
+    return key;
+  }
+}
+
+function isValidAt(key: StoredKey, now: Date): boolean {
+  return key.revokedAt === null && (key.expiresAt === null || key.expiresAt.getTime() > now.getTime());
+}
