@@ -11,6 +11,7 @@ import {
   DeleteArticle,
   GetArticle,
   GetArticleBySlug,
+  type KeyChangesReader,
   type KeyRepository,
   ListArticleRevisions,
   ListCategories,
@@ -162,12 +163,15 @@ function useCaseModule(tracer: Tracer | undefined): ContainerModule {
     // Runs on every request: not a span of its own (its look-ups are, as statements).
     bind(AuthenticateRequest)
       .toResolvedValue(
-        (keys: KeyRepository, secrets: TokenSecrets, clock: Clock, config: AppConfig) =>
-          new AuthenticateRequest(keys, secrets, clock, {
-            apiToken: config.apiToken,
-            freshForMs: KEY_REVOCATION_BOUND_MS,
-          }),
-        [TOKENS.KeyRepository, TOKENS.TokenSecrets, TOKENS.Clock, TOKENS.Config],
+        (keys: KeyRepository, secrets: TokenSecrets, clock: Clock, config: AppConfig, changes: KeyChangesReader) =>
+          new AuthenticateRequest(
+            keys,
+            secrets,
+            clock,
+            { apiToken: config.apiToken, freshForMs: KEY_REVOCATION_BOUND_MS },
+            changes,
+          ),
+        [TOKENS.KeyRepository, TOKENS.TokenSecrets, TOKENS.Clock, TOKENS.Config, TOKENS.KeyChangesReader],
       )
       .inSingletonScope();
     bindUseCase(

@@ -1,7 +1,7 @@
 import type { Tracer } from '@opentelemetry/api';
 import { ContainerModule } from 'inversify';
 import type { Registry } from 'prom-client';
-import type { StorageProbe } from '../application';
+import type { KeyChangesReader, StorageProbe } from '../application';
 import type { DatabaseConfig, PostgresDatabaseConfig, SqliteDatabaseConfig } from '../infrastructure/config/config';
 import { checkPostgresConnectionBudget } from '../infrastructure/config/connection-budget';
 import type { Logger } from '../infrastructure/logging/logger';
@@ -14,6 +14,7 @@ import {
   type TypeOrmArticleRepositoryOptions,
 } from '../infrastructure/persistence/typeorm/article-repository/typeorm-article-repository';
 import { openDataSource } from '../infrastructure/persistence/typeorm/data-source';
+import { KeyChangesOnOwnSession } from '../infrastructure/persistence/typeorm/key-repository/key-changes-on-own-session';
 import { TypeOrmKeyRepository } from '../infrastructure/persistence/typeorm/key-repository/typeorm-key-repository';
 import { POSTGRES_LIMITS } from '../infrastructure/persistence/typeorm/postgres-limits';
 import { probePrimary } from '../infrastructure/persistence/typeorm/primary-probe';
@@ -42,7 +43,9 @@ function memoryStorageModule(): ContainerModule {
     // One set of authors: a key's author is the one its articles name.
     const authors = new InMemoryAuthors();
     bind(TOKENS.ArticleRepository).toConstantValue(new InMemoryArticleRepository(authors));
-    bind(TOKENS.KeyRepository).toConstantValue(new InMemoryKeyRepository(authors));
+    const keys = new InMemoryKeyRepository(authors);
+    bind(TOKENS.KeyRepository).toConstantValue(keys);
+    bind<KeyChangesReader>(TOKENS.KeyChangesReader).toConstantValue(keys);
     // Memory is always there while the process is.
     bind<StorageProbe>(TOKENS.StorageProbe).toConstantValue({ pingReads: async () => {}, pingWrites: async () => {} });
     bind<StorageLifecycle>(TOKENS.StorageLifecycle).toConstantValue({ close: async () => {} });
@@ -56,10 +59,12 @@ function memoryStorageModule(): ContainerModule {
  */
 async function sqliteStorageModule(database: SqliteDatabaseConfig, tracer?: Tracer): Promise<ContainerModule> {
   const dataSource = await openDataSource(database);
+  // Untraced: its poll, every 400 ms, would make a trace of its own 2.5 times a second.
+  const keys = new TypeOrmKeyRepository(dataSource);
   return typeOrmModule(
     new TypeOrmArticleRepository(dataSource, { tracer }),
-    // Untraced: its poll, every 400 ms, would make a trace of its own 2.5 times a second.
-    new TypeOrmKeyRepository(dataSource),
+    // One file, no pool: the poll reads where the keys are.
+    { keys, keyChanges: keys },
     new TypeOrmStorageProbe(dataSource),
     async () => {
       if (dataSource.isInitialized) await dataSource.destroy();
@@ -103,14 +108,22 @@ async function postgresStorageModule(
         : logger.warn({ primary: state }, 'the primary cannot take writes; writes answer 503 until a probe finds it'),
   });
   const options = { ...repositoryOptions(database), primaryWriteGate, tracer };
+  const keyChanges = new KeyChangesOnOwnSession(
+    database,
+    { onIdleConnectionError: (error) => logger.warn({ err: error }, 'the key refresh lost its idle session') },
+    primaryWriteGate,
+  );
   return typeOrmModule(
     new TypeOrmArticleRepository(dataSource, options),
-    // Untraced, as on SQLite.
-    new TypeOrmKeyRepository(dataSource, { preparedStatements: options.preparedStatements, primaryWriteGate }),
+    {
+      // Untraced, as on SQLite.
+      keys: new TypeOrmKeyRepository(dataSource, { preparedStatements: options.preparedStatements, primaryWriteGate }),
+      keyChanges,
+    },
     new TypeOrmStorageProbe(dataSource, primaryWriteGate),
     async () => {
       primaryWriteGate.stop();
-      await connector.close();
+      await Promise.all([connector.close(), keyChanges.close()]);
     },
     [primaryWriteGate.registry, ...(options.replicaReadPolicy ? [options.replicaReadPolicy.registry] : [])],
   );
@@ -118,7 +131,7 @@ async function postgresStorageModule(
 
 function typeOrmModule(
   repository: TypeOrmArticleRepository,
-  keys: TypeOrmKeyRepository,
+  { keys, keyChanges }: { keys: TypeOrmKeyRepository; keyChanges: KeyChangesReader },
   probe: StorageProbe,
   close: () => Promise<void>,
   metrics: Registry[] = [],
@@ -126,6 +139,7 @@ function typeOrmModule(
   return new ContainerModule(({ bind }) => {
     bind(TOKENS.ArticleRepository).toConstantValue(repository);
     bind(TOKENS.KeyRepository).toConstantValue(keys);
+    bind<KeyChangesReader>(TOKENS.KeyChangesReader).toConstantValue(keyChanges);
     bind<StorageProbe>(TOKENS.StorageProbe).toConstantValue(probe);
     bind<StorageLifecycle>(TOKENS.StorageLifecycle).toConstantValue({ close });
     bind<Registry[]>(TOKENS.StorageMetrics).toConstantValue(metrics);

@@ -8,6 +8,8 @@ export const TOKENS = {
   Clock: Symbol.for('Clock'),
   ArticleRepository: Symbol.for('ArticleRepository'),
   KeyRepository: Symbol.for('KeyRepository'),
+  /** What the key refresh reads: the KeyRepository, or on PostgreSQL a session of its own. */
+  KeyChangesReader: Symbol.for('KeyChangesReader'),
   TokenSecrets: Symbol.for('TokenSecrets'),
   StorageProbe: Symbol.for('StorageProbe'),
   StorageLifecycle: Symbol.for('StorageLifecycle'),

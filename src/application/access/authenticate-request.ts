@@ -1,6 +1,6 @@
 import { type Actor, ANONYMOUS_ACTOR, OPEN_ACTOR, UnauthenticatedError } from '../../domain';
 import type { Clock } from '../ports/clock';
-import type { KeyRepository, StoredKey } from '../ports/key-repository';
+import type { KeyChangesReader, KeyRepository, StoredKey } from '../ports/key-repository';
 import type { TokenSecrets } from '../ports/token-secrets';
 
 export interface AuthenticationSettings {
@@ -37,6 +37,8 @@ export class AuthenticateRequest {
     private readonly secrets: TokenSecrets,
     private readonly clock: Clock,
     private readonly settings: AuthenticationSettings,
+    /** Where `refresh` reads; the key storage itself unless the composition gives a session of its own. */
+    private readonly changes: KeyChangesReader = keys,
   ) {
     this.apiTokenHash = settings.apiToken === null ? null : secrets.hashOf(settings.apiToken);
   }
@@ -59,7 +61,7 @@ export class AuthenticateRequest {
   async refresh(): Promise<void> {
     const startedAt = this.clock.now().getTime();
     const since = Number.isFinite(this.refreshedAt) ? this.refreshedAt - CLOCK_SLACK_MS : 0;
-    const changes = await this.keys.changesSince(new Date(since));
+    const changes = await this.changes.changesSince(new Date(since));
     for (const id of changes.revoked) this.forget(id);
     this.keysExist = changes.keys > 0;
     this.refreshedAt = startedAt;

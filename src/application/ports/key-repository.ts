@@ -37,7 +37,16 @@ export interface KeyChanges {
   readonly revoked: readonly string[];
 }
 
-export interface KeyRepository {
+/**
+ * Where an instance reads the key changes it polls for. The storage of the keys itself, or, on a
+ * pooled server, a session of its own: a poll queued behind a busy pool would age the cache past
+ * the revocation bound just when a look-up per request costs most.
+ */
+export interface KeyChangesReader {
+  changesSince(since: Date): Promise<KeyChanges>;
+}
+
+export interface KeyRepository extends KeyChangesReader {
   /** Stores the key, finding or creating its author in the same transaction. */
   create(key: NewKey): Promise<StoredKey>;
   /** Every key, oldest first. */
@@ -46,7 +55,6 @@ export interface KeyRepository {
   revoke(id: string, at: Date): Promise<StoredKey | null>;
   /** The key whose token hashes to `tokenHash`, whatever its state; null when none. */
   findByTokenHash(tokenHash: string): Promise<StoredKey | null>;
-  changesSince(since: Date): Promise<KeyChanges>;
   /** Records when each key was last used (a later time wins over a stored one): one write for many requests. */
   recordUses(lastUses: ReadonlyMap<string, Date>): Promise<void>;
 }
