@@ -17,6 +17,13 @@ import { PostgresStatementCounter } from '../support/postgres-statement-counter'
  * primary's own database seen through a counting proxy (so the test sees which node served),
  * and a "stale replica", another database that lacks the primary's newest rows.
  */
+/** A switchover's instant: the primary's proxy is back on its port before the read's pause ends. */
+function backBeforeThePause(target: { host: string; port: number }, port: number): Promise<PostgresStatementCounter> {
+  return new Promise((resolve) =>
+    setTimeout(() => resolve(PostgresStatementCounter.start(target, port)), PRIMARY_AGAIN_AFTER_MS / 3),
+  );
+}
+
 describe('PostgreSQL reads on replicas', () => {
   let primary: PostgresFixture;
   let stale: PostgresFixture;
@@ -86,7 +93,7 @@ describe('PostgreSQL reads on replicas', () => {
   it('asks the primary once more, after a pause, for an article the replica lacks, when the primary failed at that instant', async () => {
     const { hostname, port } = new URL(primary.url);
     const target = { host: hostname, port: Number(port) };
-    let primaryProxy = await PostgresStatementCounter.start(target);
+    const primaryProxy = await PostgresStatementCounter.start(target);
     const { repository } = await repositoryWithReplica(
       stale.url,
       new ReplicaReadPolicy({ maxLagMs: 1_000 }),
@@ -94,18 +101,11 @@ describe('PostgreSQL reads on replicas', () => {
     );
     const created = await repository.create(aNewArticle().build());
     await primaryProxy.stop();
-    // A switchover's instant: the primary is back before the pause ends.
-    const back = new Promise<void>((resolve) =>
-      setTimeout(async () => {
-        primaryProxy = await PostgresStatementCounter.start(target, primaryProxy.port);
-        resolve();
-      }, PRIMARY_AGAIN_AFTER_MS / 3),
-    );
+    const back = backBeforeThePause(target, primaryProxy.port);
     try {
       await expect(repository.findById(created.id)).resolves.toEqual(created);
     } finally {
-      await back;
-      await primaryProxy.stop();
+      await (await back).stop();
     }
   });
 
@@ -158,7 +158,7 @@ describe('PostgreSQL reads on replicas', () => {
   it('asks the primary once more, after a pause, when the primary and a replica failed at the same instant', async () => {
     const { hostname, port } = new URL(primary.url);
     const target = { host: hostname, port: Number(port) };
-    let primaryProxy = await PostgresStatementCounter.start(target);
+    const primaryProxy = await PostgresStatementCounter.start(target);
     const replica = await PostgresStatementCounter.start(target);
     const replicaReadPolicy = new ReplicaReadPolicy({ maxLagMs: 1_000, recheckMs: 60_000 });
     const { repository } = await repositoryWithReplica(
@@ -170,17 +170,13 @@ describe('PostgreSQL reads on replicas', () => {
     replicaReadPolicy.failed();
     await replica.stop();
     await primaryProxy.stop();
-    // The primary is back before the pause ends, as after a switchover's instant.
-    const back = new Promise<void>((resolve) =>
-      setTimeout(async () => {
-        primaryProxy = await PostgresStatementCounter.start(target, primaryProxy.port);
-        resolve();
-      }, PRIMARY_AGAIN_AFTER_MS / 3),
-    );
-    await expect(repository.findById(created.id)).resolves.toEqual(created);
-    expect(await served(replicaReadPolicy)).toEqual({ primary: 1 });
-    await back;
-    await primaryProxy.stop();
+    const back = backBeforeThePause(target, primaryProxy.port);
+    try {
+      await expect(repository.findById(created.id)).resolves.toEqual(created);
+      expect(await served(replicaReadPolicy)).toEqual({ primary: 1 });
+    } finally {
+      await (await back).stop();
+    }
   });
 
   it('is wired by the composition root from DATABASE_READ_URLS, and shows on /metrics', async () => {
