@@ -111,6 +111,7 @@ async function postgresStorageModule(
   const keyChanges = new KeyChangesOnOwnSession(
     database,
     { onIdleConnectionError: (error) => logger.warn({ err: error }, 'the key refresh lost its idle session') },
+    () => dataSource.isInitialized,
     primaryWriteGate,
   );
   return typeOrmModule(

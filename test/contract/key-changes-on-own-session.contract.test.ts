@@ -8,6 +8,7 @@ import {
   KeyChangesOnOwnSession,
 } from '../../src/infrastructure/persistence/typeorm/key-repository/key-changes-on-own-session';
 import { TypeOrmKeyRepository } from '../../src/infrastructure/persistence/typeorm/key-repository/typeorm-key-repository';
+import { freePort } from '../support/free-port';
 import { createPostgresFixture, type PostgresFixture } from '../support/postgres-fixture';
 import { sql } from '../support/postgres-sql';
 
@@ -16,6 +17,8 @@ import { sql } from '../support/postgres-sql';
  * pool it would wait behind every request whenever the pool is busy; on a session of its own it
  * reads the revocations whatever the requests hold.
  */
+const MIGRATED = () => true;
+
 describe('the key refresh on a PostgreSQL session of its own', () => {
   let database: PostgresFixture;
   let config: PostgresDatabaseConfig;
@@ -32,7 +35,9 @@ describe('the key refresh on a PostgreSQL session of its own', () => {
   });
 
   it('reads the revocations while every pooled connection is taken, where the pool would refuse', async () => {
-    const ownSession = database.closeAtTeardown(new KeyChangesOnOwnSession(config, {}), (opened) => opened.close());
+    const ownSession = database.closeAtTeardown(new KeyChangesOnOwnSession(config, {}, MIGRATED), (opened) =>
+      opened.close(),
+    );
     const onThePool = new TypeOrmKeyRepository(requestPool);
     const held = requestPool.createQueryRunner('master');
     await held.connect();
@@ -45,7 +50,7 @@ describe('the key refresh on a PostgreSQL session of its own', () => {
   });
 
   it('names its one session, so that an operator tells it from the pool, and closes it', async () => {
-    const ownSession = new KeyChangesOnOwnSession(config, {});
+    const ownSession = new KeyChangesOnOwnSession(config, {}, MIGRATED);
     const named = () =>
       sql<{ pid: number }>(database.url, 'SELECT pid FROM pg_stat_activity WHERE application_name = $1', [
         KEY_REFRESH_APPLICATION_NAME,
@@ -61,8 +66,23 @@ describe('the key refresh on a PostgreSQL session of its own', () => {
     expect(await named()).toHaveLength(others);
   });
 
+  it('fails as the storage does (503) before the schema is current, and while the server is away', async () => {
+    const beforeMigrations = new KeyChangesOnOwnSession(config, {}, () => false);
+    await expect(beforeMigrations.changesSince(new Date(0))).rejects.toThrow(StorageUnavailableError);
+
+    const away = new URL(database.url);
+    away.port = String(await freePort());
+    const unreachable = database.closeAtTeardown(
+      new KeyChangesOnOwnSession({ ...config, url: away.toString() }, {}, MIGRATED),
+      (opened) => opened.close(),
+    );
+    await expect(unreachable.changesSince(new Date(0))).rejects.toThrow(StorageUnavailableError);
+  });
+
   it('opens its session again after the server ended it', async () => {
-    const ownSession = database.closeAtTeardown(new KeyChangesOnOwnSession(config, {}), (opened) => opened.close());
+    const ownSession = database.closeAtTeardown(new KeyChangesOnOwnSession(config, {}, MIGRATED), (opened) =>
+      opened.close(),
+    );
     await ownSession.changesSince(new Date(0));
     await sql(database.url, 'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [
       KEY_REFRESH_APPLICATION_NAME,

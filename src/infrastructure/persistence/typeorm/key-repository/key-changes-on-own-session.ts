@@ -1,5 +1,6 @@
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import type { KeyChanges, KeyChangesReader } from '../../../../application';
+import { StorageUnavailableError } from '../../../../domain';
 import type { PostgresDatabaseConfig } from '../../../config/config';
 import { type DataSourceEvents, dataSourceOptions } from '../data-source';
 import type { PrimaryWriteGate } from '../primary-write-gate';
@@ -15,15 +16,22 @@ export const KEY_REFRESH_SESSIONS = 1;
  * The key refresh's reads on PostgreSQL, on one session of their own to the primary (never a
  * replica: a revocation is a security decision). In the request pool, a refresh every 400 ms
  * would wait behind every queued request when the pool is busy, and so age the cache past the
- * revocation bound exactly when a look-up per request costs most. Opened at the first refresh,
- * and again at the next one after a failure (the server was away, or not yet migrated).
+ * revocation bound exactly when a look-up per request costs most. Opened at the first refresh
+ * once the schema is current, and again at the next one after a failure; until then a refresh
+ * fails as the storage does, with StorageUnavailableError (a 503 for a request that waits on it).
  */
 export class KeyChangesOnOwnSession implements KeyChangesReader {
   private readonly dataSource: DataSource;
   private readonly keys: TypeOrmKeyRepository;
   private opening: Promise<unknown> | null = null;
 
-  constructor(database: PostgresDatabaseConfig, events: DataSourceEvents, primaryWriteGate?: PrimaryWriteGate) {
+  constructor(
+    database: PostgresDatabaseConfig,
+    events: DataSourceEvents,
+    /** Whether the service's own data source is open, i.e. migrated: before, the keys' table may not exist. */
+    private readonly schemaIsCurrent: () => boolean,
+    primaryWriteGate?: PrimaryWriteGate,
+  ) {
     const options = dataSourceOptions({ ...database, poolSize: KEY_REFRESH_SESSIONS, readUrls: [] }, events);
     this.dataSource = new DataSource({
       ...options,
@@ -36,11 +44,16 @@ export class KeyChangesOnOwnSession implements KeyChangesReader {
   }
 
   async changesSince(since: Date): Promise<KeyChanges> {
+    if (!this.schemaIsCurrent()) throw new StorageUnavailableError();
     if (!this.dataSource.isInitialized) {
       this.opening ??= this.dataSource.initialize().finally(() => {
         this.opening = null;
       });
-      await this.opening;
+      try {
+        await this.opening;
+      } catch (error) {
+        throw new StorageUnavailableError({ cause: error });
+      }
     }
     return this.keys.changesSince(since);
   }
