@@ -8,9 +8,6 @@ const TABLES = [
   'articles',
   'idempotency_keys',
   'article_revisions',
-  // After the articles that reference them.
-  'api_keys',
-  'authors',
 ];
 
 export const EMPTY_DATABASE_SQL = {

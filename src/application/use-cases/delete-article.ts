@@ -1,5 +1,4 @@
-import { type Actor, type Article, ArticleNotFoundError } from '../../domain';
-import { checkMayWrite } from '../access/article-access';
+import { type Article, ArticleNotFoundError } from '../../domain';
 import type { ArticleRepository, ExpectedVersions } from '../ports/article-repository';
 import type { Clock } from '../ports/clock';
 
@@ -19,16 +18,9 @@ export class DeleteArticle {
     private readonly clock: Clock,
   ) {}
 
-  /**
-   * If `actor` may (checkMayWrite on the article as the delete finds it). Throws
-   * ArticleNotFoundError for an unknown id (or one it may not read), ForbiddenError, or
-   * ArticleChangedError when the version differs.
-   */
-  async execute(input: DeleteArticleInput, actor: Actor): Promise<Article> {
-    const now = this.clock.now();
-    const deleted = await this.articles.delete(input.id, now, input.expected, (current) =>
-      checkMayWrite(actor, current, now, 'delete'),
-    );
+  /** Throws ArticleNotFoundError for an unknown id, ArticleChangedError when the version differs. */
+  async execute(input: DeleteArticleInput): Promise<Article> {
+    const deleted = await this.articles.delete(input.id, this.clock.now(), input.expected);
     if (!deleted) throw new ArticleNotFoundError(input.id);
     return deleted;
   }

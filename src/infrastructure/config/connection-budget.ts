@@ -1,6 +1,5 @@
 import type { DataSource } from 'typeorm';
 import type { Logger } from '../logging/logger';
-import { KEY_REFRESH_SESSIONS } from '../persistence/typeorm/key-repository/key-changes-on-own-session';
 import { POSTGRES_LIMITS } from '../persistence/typeorm/postgres-limits';
 import type { PostgresDatabaseConfig } from './config';
 
@@ -13,7 +12,7 @@ export interface PostgresConnectionLimits {
 }
 
 export interface ConnectionBudget {
-  /** What the service may open at once: each process's sessions, times the processes. */
+  /** What the service may open at once: each process's pool, times the processes. */
   readonly total: number;
   /** What the server lets a role without reserved slots open. */
   readonly available: number;
@@ -21,11 +20,11 @@ export interface ConnectionBudget {
 }
 
 export function connectionBudget(
-  sessionsPerProcess: number,
+  poolSize: number,
   workers: number,
   limits: PostgresConnectionLimits,
 ): ConnectionBudget {
-  const total = sessionsPerProcess * workers;
+  const total = poolSize * workers;
   const available = Math.max(
     0,
     limits.maxConnections - limits.superuserReservedConnections - limits.reservedConnections,
@@ -74,15 +73,15 @@ export async function checkPostgresConnectionBudget(
     );
     return null;
   }
-  const budget = connectionBudget(poolSize + KEY_REFRESH_SESSIONS, workers, limits);
+  const budget = connectionBudget(poolSize, workers, limits);
   logger.info(
     { poolSize, workers, total: budget.total, available: budget.available },
-    `PostgreSQL connections: up to ${budget.total} ((PG_POOL_SIZE ${poolSize} + ${KEY_REFRESH_SESSIONS} for the key refresh) × WORKERS ${workers})`,
+    `PostgreSQL connections: up to ${budget.total} (PG_POOL_SIZE ${poolSize} × WORKERS ${workers})`,
   );
   if (budget.exceeded) {
     logger.warn(
       { ...limits, total: budget.total, available: budget.available },
-      `(PG_POOL_SIZE + ${KEY_REFRESH_SESSIONS}) × WORKERS = ${budget.total} exceeds the ${budget.available} connections the server allows ` +
+      `PG_POOL_SIZE × WORKERS = ${budget.total} exceeds the ${budget.available} connections the server allows ` +
         '(max_connections minus reserved slots): requests past that fail with "too many clients"',
     );
   }

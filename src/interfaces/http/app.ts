@@ -6,9 +6,7 @@ import type { UserController } from '../user-demo/user-controller';
 import { withoutExpressFreshness } from './conditional-get';
 import { errorHandler } from './error-mapping';
 import { matchPathsExactly, onlyForPaths } from './exact-paths';
-import type { Authenticate } from './middleware/authenticate';
 import { closeConnectionWhenStopping } from './middleware/close-connection-when-stopping';
-import { FailedAuthentications } from './middleware/failed-authentications';
 import { httpMetrics } from './middleware/http-metrics';
 import { requestId } from './middleware/request-id';
 import { requestLogging } from './middleware/request-logging';
@@ -22,8 +20,6 @@ import { apiRouteTable, type HttpControllers } from './routes';
 
 export interface HttpAppOptions {
   apiToken: string | null;
-  /** Who a request's bearer token names (AuthenticateRequest). */
-  authenticate: Authenticate;
   bodyLimitBytes: number;
   logger: Logger;
   corsOrigin: '*' | readonly string[] | null;
@@ -50,11 +46,7 @@ export function createHttpApp(controllers: HttpAppControllers, options: HttpAppO
   const probes = probeRouteTable(controllers);
   const document = openApiDocumentOf(controllers, options);
   const metrics = httpMetrics(options.metricRegistries ?? []);
-  const routeOptions = {
-    authenticate: options.authenticate,
-    failedAuthentications: new FailedAuthentications(),
-    bodyLimitBytes: options.bodyLimitBytes,
-  };
+  const routeOptions = { apiToken: options.apiToken, bodyLimitBytes: options.bodyLimitBytes };
 
   const app = express();
   matchPathsExactly(app);
@@ -69,7 +61,7 @@ export function createHttpApp(controllers: HttpAppControllers, options: HttpAppO
   app.use(securityHeaders());
   if (options.corsOrigin !== null) app.use(corsFor(options.corsOrigin));
 
-  app.use(routeRouter(probes, { ...routeOptions, authenticate: null }));
+  app.use(routeRouter(probes, routeOptions));
   app.get('/metrics', metrics.endpoint);
   // The docs router matches loosely (any case, an optional trailing slash): only its exact paths reach it.
   app.use(onlyForPaths(isDocsPath, docsRouter(document)));

@@ -15,10 +15,8 @@ import {
 } from './article-route-answers';
 import type { ArticleController } from './controllers/article-controller';
 import type { HealthController } from './controllers/health-controller';
-import type { KeyController } from './controllers/key-controller';
 import type { SeedController } from './controllers/seed-controller';
 import type { TermController } from './controllers/term-controller';
-import { keyRouteTable } from './key-routes';
 import { articleJson, revisionJson, termJson } from './presenters';
 import { defineRoute, type RouteDefinition } from './route-definition';
 import {
@@ -40,7 +38,6 @@ export interface HttpControllers {
   seed: SeedController;
   terms: TermController;
   health: HealthController;
-  keys: KeyController;
 }
 
 export interface RouteOptions {
@@ -56,10 +53,7 @@ const movedArticle = z
   .meta({ id: 'MovedArticle', example: { id: 1, slug: 'hello-world' } });
 
 /** Every wrapped route of the API. Literal paths come before `/article/:id`. */
-export function apiRouteTable(
-  { articles, seed, terms, keys }: HttpControllers,
-  options: RouteOptions,
-): RouteDefinition[] {
+export function apiRouteTable({ articles, seed, terms }: HttpControllers, options: RouteOptions): RouteDefinition[] {
   return [
     defineRoute({
       method: 'post',
@@ -79,7 +73,7 @@ export function apiRouteTable(
       data: articleJson,
       responseHeaders: { ETag: entityTag(true), 'Idempotent-Replayed': replayed },
       failures: [KEY_IN_PROGRESS, KEY_REUSED, SLUG_TAKEN],
-      handle: ({ body, headers, actor }) => articles.create(body, headers, actor),
+      handle: ({ body, headers }) => articles.create(body, headers),
     }),
     defineRoute({
       method: 'post',
@@ -99,7 +93,7 @@ export function apiRouteTable(
       data: articleJson,
       responseHeaders: { ETag: entityTag(true) },
       failures: [NO_SUCH_ARTICLE, ARTICLE_CHANGED, SLUG_TAKEN],
-      handle: ({ body, headers, actor }) => articles.update(body, headers, actor),
+      handle: ({ body, headers }) => articles.update(body, headers),
     }),
     defineRoute({
       method: 'post',
@@ -116,7 +110,7 @@ export function apiRouteTable(
       status: 200,
       data: articleJson,
       failures: [NO_SUCH_ARTICLE, ARTICLE_CHANGED],
-      handle: ({ body, headers, actor }) => articles.delete(body, headers, actor),
+      handle: ({ body, headers }) => articles.delete(body, headers),
     }),
     defineRoute({
       method: 'post',
@@ -135,7 +129,7 @@ export function apiRouteTable(
       data: articleJson,
       responseHeaders: { ETag: entityTag(true) },
       failures: [NO_SUCH_REVISION, SLUG_TAKEN, ARTICLE_CHANGED],
-      handle: ({ body, headers, actor }) => articles.restore(body, headers, actor),
+      handle: ({ body, headers }) => articles.restore(body, headers),
     }),
     defineRoute({
       method: 'get',
@@ -180,7 +174,7 @@ export function apiRouteTable(
         data: movedArticle,
       },
       failures: [{ status: 404, when: 'no article has, or had, this slug' }],
-      handle: ({ params, headers, actor }) => articles.getBySlug(params.slug, headers, actor),
+      handle: ({ params, headers }) => articles.getBySlug(params.slug, headers),
     }),
     defineRoute({
       method: 'get',
@@ -199,7 +193,7 @@ export function apiRouteTable(
       data: revisionJson.array(),
       responseHeaders: { Link: nextRevisions },
       failures: [{ status: 404, when: 'no article has, or had, this id' }],
-      handle: ({ params, query, actor }) => articles.revisions(params.id, query, actor),
+      handle: ({ params, query }) => articles.revisions(params.id, query),
     }),
     defineRoute({
       method: 'get',
@@ -216,7 +210,7 @@ export function apiRouteTable(
       responseHeaders: { ETag: entityTag(false) },
       notModified: true,
       failures: [WRITE_PATH_READ],
-      handle: ({ params, headers, actor }) => articles.getOne(params.id, headers, actor),
+      handle: ({ params, headers }) => articles.getOne(params.id, headers),
     }),
     ...(options.seedEnabled
       ? [
@@ -230,7 +224,7 @@ export function apiRouteTable(
             write: true,
             status: 200,
             data: articleJson.array(),
-            handle: ({ actor }) => seed.create(actor),
+            handle: () => seed.create(),
           }),
         ]
       : []),
@@ -258,6 +252,5 @@ export function apiRouteTable(
       data: termJson.array(),
       handle: () => terms.listCategories(),
     }),
-    ...keyRouteTable(keys),
   ];
 }

@@ -32,7 +32,6 @@ export function createArticleSuite(kind: StorageKind): void {
         status: 'published',
         featured: false,
         readingTime: 1,
-        author: null,
       });
     });
 

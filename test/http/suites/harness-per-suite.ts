@@ -43,7 +43,6 @@ export const ARTICLE_KEYS = [
   'status',
   'featured',
   'readingTime',
-  'author',
 ];
 
 export const failureBody = (message: string | RegExp) => ({

@@ -5,7 +5,6 @@ import { conditionalWritesSuite } from './conditional-writes.suite';
 import { createArticleSuite } from './create-article.suite';
 import { deleteArticleSuite } from './delete-article.suite';
 import { idempotentCreatesSuite } from './idempotent-creates.suite';
-import { keysAndRolesSuite } from './keys-and-roles.suite';
 import { pagesAndFiltersSuite } from './pages-and-filters.suite';
 import { publishingSuite } from './publishing.suite';
 import { readRoutesSuite } from './read-routes.suite';
@@ -32,6 +31,5 @@ export function describeHttpApi(kind: StorageKind): void {
     revisionsSuite(kind);
     streamedListSuite(kind);
     routingSuite(kind);
-    keysAndRolesSuite(kind);
   });
 }

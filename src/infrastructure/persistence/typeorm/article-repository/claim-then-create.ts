@@ -1,5 +1,5 @@
 import type { IdempotencyClaim, KeyedCreateOutcome, NewArticle } from '../../../../application';
-import type { Author, Term, TermKind } from '../../../../domain';
+import type { Term, TermKind } from '../../../../domain';
 import type { SqlConnection } from '../sql-connection';
 import { createdArticle, hasReferences, NO_TERMS, termIdsJson } from './article-rows';
 import { type ClaimRow, findLiveKey, type KeyedCreateSql, keyedValues, storedOutcome } from './key-records';
@@ -19,13 +19,12 @@ export async function claimThenCreate(
   connection: SqlConnection,
   article: NewArticle,
   claim: IdempotencyClaim,
-  author: Author | null,
 ): Promise<KeyedCreateOutcome> {
   const { sql, keyStatements } = context;
   const references = { tag: article.tags, category: article.categories };
   const claimAndInsert = async (terms: Record<TermKind, Term[]>) => {
     // The answer stored with the key: the article without its id (storedArticleJson drops it).
-    const values = keyedValues(context, article, claim, createdArticle(0, article, terms, author));
+    const values = keyedValues(context, article, claim, createdArticle(0, article, terms));
     const [row] =
       terms.tag.length + terms.category.length === 0
         ? await connection.query<ClaimRow>(keyStatements.claimAndInsertArticle, values)
@@ -40,7 +39,7 @@ export async function claimThenCreate(
   if (known) {
     const row = await claimAndInsert(known);
     if (row?.outcome === 'created')
-      return { outcome: 'created', article: createdArticle(row.articleId, article, known, author) };
+      return { outcome: 'created', article: createdArticle(row.articleId, article, known) };
     return notClaimed(context, connection, claim, row);
   }
   return inTransaction(connection, sql, async () => {
@@ -50,7 +49,7 @@ export async function claimThenCreate(
     if (row?.outcome !== 'created') return notClaimed(context, connection, claim, row);
     const terms = await resolveTerms(connection, sql, references);
     await runInOrder(connection, sql.insertLinks, [row.articleId, termIdsJson(terms.tag), termIdsJson(terms.category)]);
-    const created = createdArticle(row.articleId, article, terms, author);
+    const created = createdArticle(row.articleId, article, terms);
     await connection.query(keyStatements.storeAnswer, [claim.key, storedArticleJson(created)]);
     return { outcome: 'created', article: created };
   });

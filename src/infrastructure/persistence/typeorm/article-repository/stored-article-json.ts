@@ -1,18 +1,14 @@
-import type { Article, Author } from '../../../../domain';
+import type { Article } from '../../../../domain';
 
-/**
- * What earlier releases stored (a key's answer lives a day, a revision longer): `visible`, no
- * publishing fields, no author.
- */
+/** What the previous release stored (a key's answer lives a day): `visible`, no publishing fields. */
 interface PreviousReleaseFields {
   visible?: boolean;
   publishedAt?: number | null;
   featured?: boolean;
   slug?: string;
-  author?: Author | null;
 }
 
-type StoredFields = Omit<Article, 'id' | 'createdAt' | 'updatedAt' | 'publishedAt' | 'featured' | 'slug' | 'author'> &
+type StoredFields = Omit<Article, 'id' | 'createdAt' | 'updatedAt' | 'publishedAt' | 'featured' | 'slug'> &
   PreviousReleaseFields & { createdAt: number; updatedAt: number };
 
 /**
@@ -42,7 +38,5 @@ export function articleOfStoredJson(text: string, id: number): Article {
     slug: stored.slug ?? 'article',
     createdAt: new Date(stored.createdAt),
     updatedAt: new Date(stored.updatedAt),
-    // Written before articles had authors: none.
-    author: stored.author ?? null,
   };
 }

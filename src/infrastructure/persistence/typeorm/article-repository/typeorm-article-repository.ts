@@ -14,7 +14,6 @@ import type {
   VersionObserver,
   VisibleArticlesFilter,
   VisibleArticlesPage,
-  WriteGuard,
 } from '../../../../application';
 import type { Article, ArticleRevision, Term, TermKind } from '../../../../domain';
 import { articleStatements } from '../article-statements';
@@ -33,7 +32,7 @@ import { postgresSessions } from './postgres-sessions';
 import { ReaderStream } from './reader-stream';
 import { ReplicaRouting } from './replica-routing';
 import { SqlSessions } from './sql-sessions';
-import { sqliteSessionsOf } from './sqlite-sessions';
+import { sqliteSessions } from './sqlite-sessions';
 import { VisibleStream } from './visible-stream';
 
 export interface TypeOrmArticleRepositoryOptions {
@@ -80,7 +79,7 @@ export class TypeOrmArticleRepository implements ArticleRepository {
     const replicaReadPolicy = readsFromReplicas(dataSource.options) ? (options.replicaReadPolicy ?? null) : null;
     const sessions = new SqlSessions(
       dataSource,
-      dialect.serialisesWritersInProcess ? sqliteSessionsOf(dataSource) : postgresSessions(prepared),
+      dialect.serialisesWritersInProcess ? sqliteSessions() : postgresSessions(prepared),
       dialect,
       dialect.failsOver ? (options.primaryWriteGate ?? null) : null,
       options.tracer ?? null,
@@ -117,17 +116,12 @@ export class TypeOrmArticleRepository implements ArticleRepository {
     return this.keyedCreates.deleteExpiredKeys(upTo, limit);
   }
 
-  update(
-    id: number,
-    changes: ArticleChanges,
-    expected: ExpectedVersions | undefined,
-    guard: WriteGuard,
-  ): Promise<Article | null> {
-    return this.writes.update(id, changes, expected, guard);
+  update(id: number, changes: ArticleChanges, expected?: ExpectedVersions): Promise<Article | null> {
+    return this.writes.update(id, changes, expected);
   }
 
-  delete(id: number, at: Date, expected: ExpectedVersions | undefined, guard: WriteGuard): Promise<Article | null> {
-    return this.writes.delete(id, at, expected, guard);
+  delete(id: number, at: Date, expected?: ExpectedVersions): Promise<Article | null> {
+    return this.writes.delete(id, at, expected);
   }
 
   restore(id: number, revision: number, at: Date, expected?: ExpectedVersions): Promise<Article> {
