@@ -27,7 +27,7 @@ import { seedAtSize } from './seed-at-size';
 export async function explainPlans(count: number): Promise<void> {
   const after = Math.floor(count / 2);
   const pageIds = JSON.stringify(Array.from({ length: 20 }, (_, index) => after + 1 + index));
-  const plain = { order: 'id', tag: false, category: false, featured: false, search: 'none' } as const;
+  const plain = { order: 'id', tag: false, category: false, author: false, featured: false, search: 'none' } as const;
   const moment = new Date();
   const cases = (d: SqlDialect): [string, SqlStatement, unknown[]][] => {
     const sql = articleStatements(d);

@@ -30,13 +30,19 @@ export interface BenchOptions {
   baseline: boolean;
   /** The service (not the compared build) exports its traces to an OTLP sink in this process. */
   otlp: boolean;
+  /**
+   * The service runs without API_TOKEN and reads the bench's token as a writer's key (author
+   * "Bench"), stored before the measurement; the compared build keeps API_TOKEN. With the
+   * `get-bearer` scenario, a get carries the token too.
+   */
+  key: boolean;
 }
 
 export const HTTP_USAGE = `npm run bench -- http [--quick] [--rounds N] [--duration S] [--warmup S] [--connections N]
                       [--workers N] [--scenarios get,list,...] [--no-sqlite] [--no-postgres]
                       [--baseline-reads links|aggregated] [--service-node-options "<node flags>"]
                       [--compare <another build's dist/src/main.js>] [--compare-env KEY=VALUE]...
-                      [--no-baseline] [--otlp]
+                      [--no-baseline] [--otlp] [--key]
 The service against its floors (bare Express 5, raw node:http) on PostgreSQL, round after round, then the service on SQLite.
 "http" may be left out: \`npm run bench -- --quick\` is \`npm run bench -- http --quick\`.
 BENCH_DATABASE_URL=postgres://… uses that server (the harness creates and drops a database on it);
@@ -61,6 +67,7 @@ const FLAGS = {
   'compare-env': { type: 'string' },
   'no-baseline': { type: 'boolean' },
   otlp: { type: 'boolean' },
+  key: { type: 'boolean' },
 } as const satisfies ParseArgsConfig['options'];
 
 export type BenchFlag = keyof typeof FLAGS;
@@ -91,6 +98,7 @@ export function parseOptions(
     compareEnv: {},
     baseline: true,
     otlp: false,
+    key: false,
   };
   // The tokens, in order: a later flag wins over an earlier one (`--quick --rounds 5` runs 5
   // rounds, `--rounds 5 --quick` one), and --help answers only when no earlier argument is wrong.
@@ -160,6 +168,9 @@ export function parseOptions(
       }
       case 'no-baseline':
         options.baseline = false;
+        break;
+      case 'key':
+        options.key = true;
         break;
       case 'otlp':
         options.otlp = true;

@@ -1,5 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
+import { storeBenchKey } from './bench-key';
 import { type BenchDatabase, openPostgres, openSqlite } from './databases';
 import { DATASET, type PreparedDataset, prepareDataset } from './dataset';
 import { BENCH_TOKEN, SERVICE_ENV as DEFAULT_SERVICE_ENV } from './http-client';
@@ -75,11 +76,14 @@ export async function runHttp(options: BenchOptions): Promise<void> {
 async function postgresPass(options: BenchOptions, scenarios: Scenario[], settings: RunSettings): Promise<PassReport> {
   const database = await open(openPostgres());
   console.log(`PostgreSQL pass on ${database.description}`);
+  const { API_TOKEN: _token, ...withoutToken } = SERVICE_ENV;
   const service = await start('service', SERVICE, {
-    ...SERVICE_ENV,
+    ...(options.key ? withoutToken : SERVICE_ENV),
     ...(await tracingEnv(options)),
     DATABASE_URL: database.url,
   });
+  // The service has migrated the schema: the key can be stored.
+  if (options.key) await storeBenchKey(database.url);
   // The floors share the store and SQL of bench/baseline/; the service has migrated the schema.
   const floorEnv = { API_TOKEN: BENCH_TOKEN, DATABASE_URL: database.url, BASELINE_READS: options.baselineReads };
   const floors = options.baseline
@@ -112,6 +116,7 @@ async function postgresPass(options: BenchOptions, scenarios: Scenario[], settin
   }
 
   if (options.otlp) notes.push('service: traced, every span exported to an OTLP sink in the bench process.');
+  if (options.key) notes.push("service: no API_TOKEN; the bench's token is a writer's key (author role).");
   if (options.compare !== null) {
     const label = 'service compared';
     servers.push(

@@ -40,6 +40,8 @@ export interface ArticleJson {
   status: ArticleStatus;
   featured: boolean;
   readingTime: number;
+  /** The floors make articles without keys: always null, as the service's without a key. */
+  author: null;
 }
 
 export type Kind = 'tag' | 'category';
@@ -607,5 +609,6 @@ function presented({ row, tag, category }: StoredArticle, moment: Date): Article
     status,
     featured: row.featured,
     readingTime: readingTimeOf(row.content),
+    author: null,
   };
 }

@@ -3,29 +3,38 @@ import type { Tracer } from '@opentelemetry/api';
 import { type Bind, Container, ContainerModule, type MapToResolvedValueInjectOptions } from 'inversify';
 import {
   type ArticleRepository,
+  AuthenticateRequest,
   CheckReadiness,
   type Clock,
   CreateArticle,
+  CreateKey,
   DeleteArticle,
   GetArticle,
   GetArticleBySlug,
+  type KeyChangesReader,
+  type KeyRepository,
   ListArticleRevisions,
   ListCategories,
+  ListKeys,
   ListTags,
   ListVisibleArticles,
   PurgeExpiredIdempotencyKeys,
   PurgeExpiredRevisions,
   RestoreArticle,
+  RevokeKey,
   SeedArticles,
   ServiceLifecycle,
   type StorageProbe,
+  type TokenSecrets,
   UpdateArticle,
 } from '../application';
 import type { AppConfig } from '../infrastructure/config/config';
 import { sha256JsonFingerprint } from '../infrastructure/fingerprint/sha256-json-fingerprint';
 import { createLogger, type Logger } from '../infrastructure/logging/logger';
+import { NodeTokenSecrets } from '../infrastructure/security/node-token-secrets';
 import { ArticleController } from '../interfaces/http/controllers/article-controller';
 import { HealthController } from '../interfaces/http/controllers/health-controller';
+import { KeyController } from '../interfaces/http/controllers/key-controller';
 import { SeedController } from '../interfaces/http/controllers/seed-controller';
 import { TermController } from '../interfaces/http/controllers/term-controller';
 import { ListTextCache } from '../interfaces/http/list-text-cache';
@@ -36,6 +45,9 @@ import { withUseCaseSpans } from './traced-use-cases';
 
 /** Expired rows (Idempotency-Key records, revisions) removed by one statement, and statements in one purge run at most. */
 const PURGE_BATCHES = { batchSize: 1_000, maxBatches: 100 };
+
+/** A revoked key is refused by every instance within this (AuthenticateRequest's cache). */
+export const KEY_REVOCATION_BOUND_MS = 1_000;
 
 /** How long /ready waits for the storage: well under the 3 s an orchestrator's probe allows. */
 const READY_TIMEOUT_MS = 1_000;
@@ -75,6 +87,7 @@ function coreModule(config: AppConfig, logger: Logger, clock: Clock): ContainerM
     bind<AppConfig>(TOKENS.Config).toConstantValue(config);
     bind<Logger>(TOKENS.Logger).toConstantValue(logger);
     bind<Clock>(TOKENS.Clock).toConstantValue(clock);
+    bind<TokenSecrets>(TOKENS.TokenSecrets).toConstantValue(new NodeTokenSecrets());
   });
 }
 
@@ -138,15 +151,37 @@ function useCaseModule(tracer: Tracer | undefined): ContainerModule {
       .inSingletonScope();
     bindUseCase(bind, DeleteArticle, [TOKENS.ArticleRepository, TOKENS.Clock], ['execute']);
     bindUseCase(bind, RestoreArticle, [TOKENS.ArticleRepository, TOKENS.Clock], ['execute']);
-    bindUseCase(bind, ListArticleRevisions, [TOKENS.ArticleRepository], ['execute']);
+    bindUseCase(bind, ListArticleRevisions, [TOKENS.ArticleRepository, TOKENS.Clock], ['execute']);
     // `batches` (the streamed list) is a generator, not traced as a use case: its statements are.
     bindUseCase(bind, ListVisibleArticles, [TOKENS.ArticleRepository, TOKENS.Clock], ['page', 'execute']);
-    bindUseCase(bind, GetArticle, [TOKENS.ArticleRepository], ['execute']);
-    bindUseCase(bind, GetArticleBySlug, [TOKENS.ArticleRepository], ['execute']);
+    bindUseCase(bind, GetArticle, [TOKENS.ArticleRepository, TOKENS.Clock], ['execute']);
+    bindUseCase(bind, GetArticleBySlug, [TOKENS.ArticleRepository, TOKENS.Clock], ['execute']);
     bindUseCase(bind, ListTags, [TOKENS.ArticleRepository], ['execute']);
     bindUseCase(bind, ListCategories, [TOKENS.ArticleRepository], ['execute']);
     bindUseCase(bind, SeedArticles, [CreateArticle, ListVisibleArticles], ['execute']);
     bindSingleton(bind, ServiceLifecycle, []);
+    // Runs on every request: not a span of its own (its look-ups are, as statements).
+    bind(AuthenticateRequest)
+      .toResolvedValue(
+        (keys: KeyRepository, secrets: TokenSecrets, clock: Clock, config: AppConfig, changes: KeyChangesReader) =>
+          new AuthenticateRequest(
+            keys,
+            secrets,
+            clock,
+            { apiToken: config.apiToken, freshForMs: KEY_REVOCATION_BOUND_MS },
+            changes,
+          ),
+        [TOKENS.KeyRepository, TOKENS.TokenSecrets, TOKENS.Clock, TOKENS.Config, TOKENS.KeyChangesReader],
+      )
+      .inSingletonScope();
+    bindUseCase(
+      bind,
+      CreateKey,
+      [TOKENS.KeyRepository, TOKENS.TokenSecrets, TOKENS.Clock, AuthenticateRequest],
+      ['execute'],
+    );
+    bindUseCase(bind, ListKeys, [TOKENS.KeyRepository], ['execute']);
+    bindUseCase(bind, RevokeKey, [TOKENS.KeyRepository, TOKENS.Clock, AuthenticateRequest], ['execute']);
     // Readiness is asked by probes every few seconds, whose requests are not traced either.
     bind(CheckReadiness)
       .toResolvedValue(
@@ -183,5 +218,6 @@ const controllerModule = new ContainerModule(({ bind }) => {
   bindSingleton(bind, SeedController, [SeedArticles, TOKENS.Clock]);
   bindSingleton(bind, TermController, [ListTags, ListCategories]);
   bindSingleton(bind, HealthController, [CheckReadiness]);
+  bindSingleton(bind, KeyController, [CreateKey, ListKeys, RevokeKey]);
   bindSingleton(bind, UserController, []);
 });

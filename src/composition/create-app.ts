@@ -1,12 +1,13 @@
 import type { Express } from 'express';
 import type { Container } from 'inversify';
 import type { Registry } from 'prom-client';
-import { ServiceLifecycle } from '../application';
+import { AuthenticateRequest, ServiceLifecycle } from '../application';
 import type { AppConfig } from '../infrastructure/config/config';
 import type { Logger } from '../infrastructure/logging/logger';
 import { createHttpApp, type HttpAppControllers, openApiDocumentOf } from '../interfaces/http/app';
 import { ArticleController } from '../interfaces/http/controllers/article-controller';
 import { HealthController } from '../interfaces/http/controllers/health-controller';
+import { KeyController } from '../interfaces/http/controllers/key-controller';
 import { SeedController } from '../interfaces/http/controllers/seed-controller';
 import { TermController } from '../interfaces/http/controllers/term-controller';
 import { UserController } from '../interfaces/user-demo/user-controller';
@@ -16,8 +17,10 @@ import { TOKENS } from './tokens';
 export function createApp(container: Container): Express {
   const config = container.get<AppConfig>(TOKENS.Config);
   const lifecycle = container.get(ServiceLifecycle);
+  const authentication = container.get(AuthenticateRequest);
   return createHttpApp(controllersOf(container), {
     apiToken: config.apiToken,
+    authenticate: (token) => authentication.execute(token),
     bodyLimitBytes: config.bodyLimitBytes,
     logger: container.get<Logger>(TOKENS.Logger),
     corsOrigin: config.corsOrigin,
@@ -40,6 +43,7 @@ function controllersOf(container: Container): HttpAppControllers {
     seed: container.get(SeedController),
     terms: container.get(TermController),
     health: container.get(HealthController),
+    keys: container.get(KeyController),
     users: container.get(UserController),
   };
 }

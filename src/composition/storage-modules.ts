@@ -1,17 +1,21 @@
 import type { Tracer } from '@opentelemetry/api';
 import { ContainerModule } from 'inversify';
 import type { Registry } from 'prom-client';
-import type { StorageProbe } from '../application';
+import type { KeyChangesReader, StorageProbe } from '../application';
 import type { DatabaseConfig, PostgresDatabaseConfig, SqliteDatabaseConfig } from '../infrastructure/config/config';
 import { checkPostgresConnectionBudget } from '../infrastructure/config/connection-budget';
 import type { Logger } from '../infrastructure/logging/logger';
 import { DataSourceConnector } from '../infrastructure/persistence/data-source-connector';
 import { InMemoryArticleRepository } from '../infrastructure/persistence/memory/in-memory-article-repository';
+import { InMemoryAuthors } from '../infrastructure/persistence/memory/in-memory-authors';
+import { InMemoryKeyRepository } from '../infrastructure/persistence/memory/in-memory-key-repository';
 import {
   TypeOrmArticleRepository,
   type TypeOrmArticleRepositoryOptions,
 } from '../infrastructure/persistence/typeorm/article-repository/typeorm-article-repository';
 import { openDataSource } from '../infrastructure/persistence/typeorm/data-source';
+import { KeyChangesOnOwnSession } from '../infrastructure/persistence/typeorm/key-repository/key-changes-on-own-session';
+import { TypeOrmKeyRepository } from '../infrastructure/persistence/typeorm/key-repository/typeorm-key-repository';
 import { POSTGRES_LIMITS } from '../infrastructure/persistence/typeorm/postgres-limits';
 import { probePrimary } from '../infrastructure/persistence/typeorm/primary-probe';
 import { PrimaryWriteGate } from '../infrastructure/persistence/typeorm/primary-write-gate';
@@ -36,7 +40,12 @@ export async function storageModule(
 
 function memoryStorageModule(): ContainerModule {
   return new ContainerModule(({ bind }) => {
-    bind(TOKENS.ArticleRepository).toConstantValue(new InMemoryArticleRepository());
+    // One set of authors: a key's author is the one its articles name.
+    const authors = new InMemoryAuthors();
+    bind(TOKENS.ArticleRepository).toConstantValue(new InMemoryArticleRepository(authors));
+    const keys = new InMemoryKeyRepository(authors);
+    bind(TOKENS.KeyRepository).toConstantValue(keys);
+    bind<KeyChangesReader>(TOKENS.KeyChangesReader).toConstantValue(keys);
     // Memory is always there while the process is.
     bind<StorageProbe>(TOKENS.StorageProbe).toConstantValue({ pingReads: async () => {}, pingWrites: async () => {} });
     bind<StorageLifecycle>(TOKENS.StorageLifecycle).toConstantValue({ close: async () => {} });
@@ -50,8 +59,12 @@ function memoryStorageModule(): ContainerModule {
  */
 async function sqliteStorageModule(database: SqliteDatabaseConfig, tracer?: Tracer): Promise<ContainerModule> {
   const dataSource = await openDataSource(database);
+  // Untraced: its poll, every 400 ms, would make a trace of its own 2.5 times a second.
+  const keys = new TypeOrmKeyRepository(dataSource);
   return typeOrmModule(
     new TypeOrmArticleRepository(dataSource, { tracer }),
+    // One file, no pool: the poll reads where the keys are.
+    { keys, keyChanges: keys },
     new TypeOrmStorageProbe(dataSource),
     async () => {
       if (dataSource.isInitialized) await dataSource.destroy();
@@ -95,12 +108,23 @@ async function postgresStorageModule(
         : logger.warn({ primary: state }, 'the primary cannot take writes; writes answer 503 until a probe finds it'),
   });
   const options = { ...repositoryOptions(database), primaryWriteGate, tracer };
+  const keyChanges = new KeyChangesOnOwnSession(
+    database,
+    { onIdleConnectionError: (error) => logger.warn({ err: error }, 'the key refresh lost its idle session') },
+    () => dataSource.isInitialized,
+    primaryWriteGate,
+  );
   return typeOrmModule(
     new TypeOrmArticleRepository(dataSource, options),
+    {
+      // Untraced, as on SQLite.
+      keys: new TypeOrmKeyRepository(dataSource, { preparedStatements: options.preparedStatements, primaryWriteGate }),
+      keyChanges,
+    },
     new TypeOrmStorageProbe(dataSource, primaryWriteGate),
     async () => {
       primaryWriteGate.stop();
-      await connector.close();
+      await Promise.all([connector.close(), keyChanges.close()]);
     },
     [primaryWriteGate.registry, ...(options.replicaReadPolicy ? [options.replicaReadPolicy.registry] : [])],
   );
@@ -108,12 +132,15 @@ async function postgresStorageModule(
 
 function typeOrmModule(
   repository: TypeOrmArticleRepository,
+  { keys, keyChanges }: { keys: TypeOrmKeyRepository; keyChanges: KeyChangesReader },
   probe: StorageProbe,
   close: () => Promise<void>,
   metrics: Registry[] = [],
 ): ContainerModule {
   return new ContainerModule(({ bind }) => {
     bind(TOKENS.ArticleRepository).toConstantValue(repository);
+    bind(TOKENS.KeyRepository).toConstantValue(keys);
+    bind<KeyChangesReader>(TOKENS.KeyChangesReader).toConstantValue(keyChanges);
     bind<StorageProbe>(TOKENS.StorageProbe).toConstantValue(probe);
     bind<StorageLifecycle>(TOKENS.StorageLifecycle).toConstantValue({ close });
     bind<Registry[]>(TOKENS.StorageMetrics).toConstantValue(metrics);

@@ -7,6 +7,10 @@ export const TOKENS = {
   Logger: Symbol.for('Logger'),
   Clock: Symbol.for('Clock'),
   ArticleRepository: Symbol.for('ArticleRepository'),
+  KeyRepository: Symbol.for('KeyRepository'),
+  /** What the key refresh reads: the KeyRepository, or on PostgreSQL a session of its own. */
+  KeyChangesReader: Symbol.for('KeyChangesReader'),
+  TokenSecrets: Symbol.for('TokenSecrets'),
   StorageProbe: Symbol.for('StorageProbe'),
   StorageLifecycle: Symbol.for('StorageLifecycle'),
   /** prom-client registries of the storage adapter (replica lag, reads by node), served on /metrics. */

@@ -1,3 +1,4 @@
+import type { Author } from './author';
 import { ValidationError } from './errors';
 import type { Category, Tag } from './term';
 import { checkStorableText } from './text';
@@ -18,6 +19,8 @@ export interface Article {
   readonly updatedAt: Date;
   /** 1 at creation, one more with each update: what a conditional write (If-Match) compares. */
   readonly version: number;
+  /** The author of the key that created it; null when it was created without a key. */
+  readonly author: Author | null;
 }
 
 /** The text fields of an article a client may write; publication and slug have rules of their own. */

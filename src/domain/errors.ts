@@ -83,3 +83,22 @@ export class RevisionNotFoundError extends DomainError {
     super(`revision ${revision} of article ${articleId} does not exist`);
   }
 }
+
+/**
+ * No valid credential: a write (or a key's route) without one while keys or API_TOKEN exist, or
+ * a bearer token that is no valid key. The message never tells which of unknown, expired or revoked.
+ */
+export class UnauthenticatedError extends DomainError {}
+
+/** The key's role does not allow the request on something it may see; nothing was written. */
+export class ForbiddenError extends DomainError {
+  constructor(readonly reason: string) {
+    super(`forbidden: ${reason}`);
+  }
+}
+
+export class KeyNotFoundError extends DomainError {
+  constructor(readonly keyId: string) {
+    super(`key "${keyId}" does not exist`);
+  }
+}

@@ -1,6 +1,11 @@
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { PurgeExpiredIdempotencyKeys, PurgeExpiredRevisions, ServiceLifecycle } from '../application';
+import {
+  AuthenticateRequest,
+  PurgeExpiredIdempotencyKeys,
+  PurgeExpiredRevisions,
+  ServiceLifecycle,
+} from '../application';
 import { buildContainer, closeContainer } from '../composition/container';
 import { createApp } from '../composition/create-app';
 import { TOKENS } from '../composition/tokens';
@@ -18,6 +23,32 @@ const KEEP_ALIVE_TIMEOUT_MS = 65_000;
  */
 const KEY_PURGE = { intervalMs: 60_000, firstDelayMs: 2_000 };
 const REVISION_PURGE = { intervalMs: 60_000, firstDelayMs: 5_000 };
+
+/**
+ * Each instance reads the keys revoked since its last read this often, so that a revoked key is
+ * refused within KEY_REVOCATION_BOUND_MS (1 s) everywhere; and writes when its keys were last
+ * used once a minute (one write for all their requests).
+ */
+const KEY_REFRESH_MS = 400;
+const KEY_USE_FLUSH_MS = 60_000;
+
+/** Keeps the key cache fresh; a failure is logged once, and again only after a success. */
+function startKeyRefresh(authentication: AuthenticateRequest, logger: Logger) {
+  let failing = false;
+  return startRepeating(
+    async () => {
+      await authentication.refresh();
+      if (failing) logger.info('keys read again: revocations are seen within a second');
+      failing = false;
+    },
+    KEY_REFRESH_MS,
+    (error) => {
+      if (!failing) logger.warn({ err: error }, 'keys could not be read; each request reads its key until they can');
+      failing = true;
+    },
+    0,
+  );
+}
 
 /** A purge repeated on a timer; what it removed, and a failure (retried at the next run), go to the log. */
 function startPurge(
@@ -51,16 +82,20 @@ export async function serve(config: AppConfig, tracing: Tracing | null = null): 
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1_000;
   const connections = drainConnectionsOf(server);
-  const purges = [
+  const authentication = container.get(AuthenticateRequest);
+  const flushUses = () => authentication.flushUses();
+  const timers = [
     startPurge(container.get(PurgeExpiredIdempotencyKeys), 'expired Idempotency-Key records', KEY_PURGE, logger),
     startPurge(container.get(PurgeExpiredRevisions), 'expired article revisions', REVISION_PURGE, logger),
+    startKeyRefresh(authentication, logger),
+    startRepeating(flushUses, KEY_USE_FLUSH_MS, (error) => logger.warn({ err: error }, 'key uses not recorded')),
   ];
   server.once('listening', () =>
     logger.info(
       {
         port: (server.address() as AddressInfo).port,
         storage: describeDatabase(config.database),
-        writes: config.apiToken ? 'need the API token' : 'open (API_TOKEN unset)',
+        writes: config.apiToken ? 'need a key or the API token' : 'need a key once one exists (API_TOKEN unset)',
       },
       'blog article API is listening',
     ),
@@ -84,7 +119,8 @@ export async function serve(config: AppConfig, tracing: Tracing | null = null): 
     logger.info('stopping: no new connections; finishing the requests in flight');
     const outcome = await connections.stop(config.shutdownTimeoutMs - (Date.now() - startedAt));
     if (outcome === 'forced') logger.error('requests still in flight at SHUTDOWN_TIMEOUT_MS were cut');
-    for (const purge of purges) purge.stop();
+    for (const timer of timers) timer.stop();
+    await flushUses().catch((error: unknown) => logger.warn({ err: error }, 'key uses not recorded at the stop'));
     await closeContainer(container);
     await flushTraces(tracing, config.shutdownTimeoutMs - (Date.now() - startedAt), logger);
     logger.info({ ms: Date.now() - startedAt }, 'stopped');

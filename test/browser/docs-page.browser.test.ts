@@ -54,7 +54,7 @@ describe('the /docs page in headless Chromium', () => {
     await expect(listArticles.locator('tr[data-param-name="q"] input').inputValue()).resolves.toBe('typescript');
     await expect(listArticles.locator('tr[data-param-name="order"] select').inputValue()).resolves.toBe('id');
     await expect(listArticles.locator('tr[data-param-name="cursor"] input').inputValue()).resolves.toBe('');
-    for (const name of ['after', 'tag', 'category']) {
+    for (const name of ['after', 'tag', 'category', 'author']) {
       await listArticles.locator(`tr[data-param-name="${name}"] input`).fill('');
     }
     await listArticles.locator('tr[data-param-name="featured"] select').selectOption('');

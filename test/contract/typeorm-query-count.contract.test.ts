@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import type { ArticleRepository } from '../../src/application';
 import { TypeOrmArticleRepository } from '../../src/infrastructure/persistence/typeorm/article-repository/typeorm-article-repository';
 import { dataSourceOptions } from '../../src/infrastructure/persistence/typeorm/data-source';
-import { aNewArticle, READ_MOMENT, someChanges } from '../support/builders';
+import { ANY_WRITER, aNewArticle, READ_MOMENT, someChanges } from '../support/builders';
 import { EMPTY_DATABASE_SQL } from '../support/empty-database';
 import { PostgresStatementCounter } from '../support/postgres-statement-counter';
 import { createPostgresDatabase, createSqliteFile } from '../support/test-databases';
@@ -149,7 +149,12 @@ describe.each([
   it('update: replacing 1 or 20 links', async () => {
     const article = await createWith(1, 1);
     const small = await queriesFor(counter, () =>
-      repository.update(article.id, someChanges().replacingTags('x').replacingCategories('y').build()),
+      repository.update(
+        article.id,
+        someChanges().replacingTags('x').replacingCategories('y').build(),
+        undefined,
+        ANY_WRITER,
+      ),
     );
     const large = await queriesFor(counter, () =>
       repository.update(
@@ -158,6 +163,8 @@ describe.each([
           .replacingTags(...names('u', 20))
           .replacingCategories(...names('v', 20))
           .build(),
+        undefined,
+        ANY_WRITER,
       ),
     );
     expect(large).toBe(small);

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import type { Express } from 'express';
 import request from 'supertest';
+import { SLUG_PATTERN } from '../../src/domain';
 import { createArticleBody, updateArticleBody } from '../../src/interfaces/http/validation/article-schemas';
 import {
   decimalIntegerPattern,
@@ -181,7 +182,17 @@ describe('GET /openapi.json', () => {
     expect(bySlug?.parameters?.[0]).toEqual(
       expect.objectContaining({ in: 'path', name: 'slug', required: true, schema: expect.objectContaining(slug) }),
     );
-    expect(Object.keys(bySlug?.responses ?? {})).toEqual(['200', '301', '304', '400', '404', '429', '500', '503']);
+    expect(Object.keys(bySlug?.responses ?? {})).toEqual([
+      '200',
+      '301',
+      '304',
+      '400',
+      '401',
+      '404',
+      '429',
+      '500',
+      '503',
+    ]);
     expect(bySlug?.responses['301']?.headers?.Location?.required).toBe(true);
     const etag = new RegExp(bySlug?.responses['200']?.headers?.ETag?.schema.pattern ?? '^$');
     expect(['"12-3"', '"12-3s"', 'W/"12-3"', '"12-3x"'].filter((tag) => etag.test(tag))).toEqual(['"12-3"', '"12-3s"']);
@@ -189,11 +200,13 @@ describe('GET /openapi.json', () => {
 
   it('documents the wrapper, each error status and the bearer token of the writes', () => {
     const create = document.paths['/article/create']?.post;
-    expect(create?.security).toEqual([{ bearerToken: [] }]);
+    // A key or the API token; none while neither exists (the open rules).
+    expect(create?.security).toEqual([{ bearerToken: [] }, {}]);
     expect(Object.keys(create?.responses ?? {})).toEqual([
       '201',
       '400',
       '401',
+      '403',
       '409',
       '413',
       '415',
@@ -203,18 +216,21 @@ describe('GET /openapi.json', () => {
       '503',
     ]);
     expect(Object.keys(document.paths['/article/update']?.post?.responses ?? {})).toContain('404');
-    expect(document.paths['/article']?.get?.security).toBeUndefined();
+    // Reads take a key too (a draft is answered to who may edit it), and need none.
+    expect(document.paths['/article']?.get?.security).toEqual([{}, { bearerToken: [] }]);
+    expect(document.paths['/health']?.get?.security).toBeUndefined();
     expect(Object.keys(document.paths['/ready']?.get?.responses ?? {})).toEqual(['200', '500', '503']);
     expect(Object.keys(document.paths['/ready/write']?.get?.responses ?? {})).toEqual(['200', '500', '503']);
     expect(JSON.stringify(create?.responses['400'])).toContain('#/components/schemas/Failure');
   });
   it('documents delete, the list parameters, and the conditional-write headers', () => {
     const remove = document.paths['/article/delete']?.post;
-    expect(remove?.security).toEqual([{ bearerToken: [] }]);
+    expect(remove?.security).toEqual([{ bearerToken: [] }, {}]);
     expect(Object.keys(remove?.responses ?? {})).toEqual([
       '200',
       '400',
       '401',
+      '403',
       '404',
       '412',
       '413',
@@ -249,6 +265,11 @@ describe('GET /openapi.json', () => {
       'query tag': expect.objectContaining({ type: 'string', pattern: name }),
       'query category': expect.objectContaining({ type: 'string', pattern: name }),
       'query featured': expect.objectContaining({ type: 'string', enum: ['true', 'false'] }),
+      'query author': expect.objectContaining({
+        type: 'string',
+        pattern: SLUG_PATTERN.source,
+        example: 'ada-lovelace',
+      }),
       'query q': expect.objectContaining({ type: 'string', pattern: trimmedTextPattern(100), example: 'typescript' }),
     });
     // What OpenAPI cannot say between two parameters, or of an opaque cursor, the descriptions say.
@@ -322,6 +343,7 @@ describe('GET /openapi.json', () => {
       'checkReadiness',
       'checkWriteReadiness',
       'createArticle',
+      'createKey',
       'deleteArticle',
       'getArticle',
       'getArticleBySlug',
@@ -331,9 +353,11 @@ describe('GET /openapi.json', () => {
       'listArticleRevisions',
       'listArticles',
       'listCategories',
+      'listKeys',
       'listTags',
       'listUsers',
       'restoreArticle',
+      'revokeKey',
       'seedArticles',
       'updateArticle',
     ]);
@@ -363,6 +387,7 @@ describe('GET /openapi.json', () => {
       status: 'published',
       featured: false,
       readingTime: 1,
+      author: null,
     };
     const wrapped = (data: unknown) => ({ statusCode: 10000, data, message: 'Success' });
 
@@ -429,15 +454,28 @@ describe('GET /openapi.json', () => {
 });
 
 describe('the OpenAPI document follows the configuration', () => {
-  it('has no /seed/create when SEED_ENABLED is false, and no token or 429 when they are off', async () => {
+  it('has no /seed/create when SEED_ENABLED is false, and no rate-limit headers when it is off', async () => {
     const harness = await openHttpHarness('memory', { seedEnabled: false });
     try {
       const document: OpenApiDocument = (await request(harness.app).get('/openapi.json')).body;
       expect(document.paths['/seed/create']).toBeUndefined();
       expect(documentedRoutes(document)).toEqual(servedRoutes(harness.app));
       const create = document.paths['/article/create']?.post;
-      expect(create?.security).toBeUndefined();
-      expect(Object.keys(create?.responses ?? {})).toEqual(['201', '400', '409', '413', '415', '422', '500', '503']);
+      expect(Object.keys(create?.responses['201']?.headers ?? {})).not.toContain('RateLimit');
+      // Keys can be made at any time: their 401, 403 and 429 (failed authentications) are always there.
+      expect(Object.keys(create?.responses ?? {})).toEqual([
+        '201',
+        '400',
+        '401',
+        '403',
+        '409',
+        '413',
+        '415',
+        '422',
+        '429',
+        '500',
+        '503',
+      ]);
     } finally {
       await harness.close();
     }

@@ -2,11 +2,22 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { KEY_REFRESH_APPLICATION_NAME } from '../../src/infrastructure/persistence/typeorm/key-repository/key-changes-on-own-session';
 import { HandshakeHoldingProxy } from '../support/handshake-holding-proxy';
 import { createPostgresFixture, type PostgresFixture } from '../support/postgres-fixture';
 import { PostgresSessions } from '../support/postgres-sessions';
 import { jsonOf, RawHttpClient } from '../support/raw-http';
 import { type RunningService, startService, stopService } from '../support/service-process';
+
+/** The key refresh polls on a session of its own; the test waits until it is open. */
+async function waitForKeyRefreshSession(sessions: PostgresSessions): Promise<number[]> {
+  for (let wait = 0; wait < 400; wait++) {
+    const pids = await sessions.pidsOf(KEY_REFRESH_APPLICATION_NAME);
+    if (pids.length > 0) return pids;
+    await sleep(25);
+  }
+  throw new Error(`no session named ${KEY_REFRESH_APPLICATION_NAME}`);
+}
 
 const UNAVAILABLE = { statusCode: 10001, data: null, message: 'storage is unavailable, try again later' };
 const IDLE_LOST = 'idle PostgreSQL connection lost; the pool replaces it';
@@ -56,10 +67,12 @@ describe('a PostgreSQL session ended in the read that completes its handshake', 
       const http = new RawHttpClient(service.baseUrl, { maxSockets: 1, deadlineMs: 20_000 });
       try {
         // Empty the pool, so that the next request needs a new connection: end every idle
-        // session and wait until the service has reported each one lost.
+        // session and wait until the service has reported each one lost. The key refresh's
+        // session is spared: ended, its next poll (every 400 ms) would open the new connection.
+        const refresh = await waitForKeyRefreshSession(sessions);
         const reported = () => service.logLines.filter((line) => line.msg === IDLE_LOST).length;
         const before = reported();
-        const ended = await sessions.terminateAll();
+        const ended = await sessions.terminateAll(refresh);
         for (let wait = 0; wait < 400 && reported() < before + ended; wait++) await sleep(25);
         expect(reported()).toBe(before + ended);
 

@@ -250,6 +250,22 @@ describe('a client generated from the OpenAPI document', () => {
     expect(restored.response.headers.get('etag')).toBe(`"${article.id}-2"`);
   });
 
+  it('hands out a key (API_TOKEN is an admin), lists it without its token, revokes it; its articles carry their author', async () => {
+    const made = await client.POST('/key/create', { body: { author: 'Typed Writer', role: 'author' } });
+    expect(made.response.status).toBe(201);
+    const key = made.data?.data;
+    if (!key) throw new Error(`key create answered ${made.response.status}`);
+    const writer = createClient<paths>({ baseUrl: service.baseUrl, headers: { Authorization: `Bearer ${key.token}` } });
+    const written = await writer.POST('/article/create', { body: { content: 'by a key' } });
+    expect(written.data?.data.author).toEqual(key.author);
+    const listed = await client.GET('/key');
+    expect(listed.data?.data.map((stored) => [stored.id, stored.prefix])).toContainEqual([key.id, key.prefix]);
+    expect(JSON.stringify(listed.data)).not.toContain(key.token);
+    const revoked = await client.POST('/key/revoke', { body: { id: key.id } });
+    expect(revoked.data?.data.revokedAt).toEqual(expect.any(String));
+    expect((await writer.GET('/article')).response.status).toBe(401);
+  });
+
   it('lists the tags and the categories', async () => {
     await create({ content: 'with terms', tag: [{ name: 'terms-tag' }], category: [{ name: 'terms-category' }] });
     const tags = await client.GET('/tag');

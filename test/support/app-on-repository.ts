@@ -1,23 +1,30 @@
 import type { Express } from 'express';
 import {
   type ArticleRepository,
+  AuthenticateRequest,
   CheckReadiness,
   CreateArticle,
+  CreateKey,
   DeleteArticle,
   GetArticle,
   GetArticleBySlug,
   ListArticleRevisions,
   ListCategories,
+  ListKeys,
   ListTags,
   ListVisibleArticles,
   RestoreArticle,
+  RevokeKey,
   SeedArticles,
   ServiceLifecycle,
   UpdateArticle,
 } from '../../src/application';
+import { InMemoryKeyRepository } from '../../src/infrastructure/persistence/memory/in-memory-key-repository';
+import { NodeTokenSecrets } from '../../src/infrastructure/security/node-token-secrets';
 import { createHttpApp } from '../../src/interfaces/http/app';
 import { ArticleController } from '../../src/interfaces/http/controllers/article-controller';
 import { HealthController } from '../../src/interfaces/http/controllers/health-controller';
+import { KeyController } from '../../src/interfaces/http/controllers/key-controller';
 import { SeedController } from '../../src/interfaces/http/controllers/seed-controller';
 import { TermController } from '../../src/interfaces/http/controllers/term-controller';
 import type { ListTextCache } from '../../src/interfaces/http/list-text-cache';
@@ -40,6 +47,9 @@ export function appOnRepository(repository: ArticleRepository, options: AppOnRep
   const clock = { now: () => new Date() };
   const create = new CreateArticle(repository, clock);
   const list = new ListVisibleArticles(repository, clock);
+  const keys = new InMemoryKeyRepository();
+  const secrets = new NodeTokenSecrets();
+  const authentication = new AuthenticateRequest(keys, secrets, clock, { apiToken: null, freshForMs: 1_000 });
   return createHttpApp(
     {
       articles: new ArticleController(
@@ -48,10 +58,10 @@ export function appOnRepository(repository: ArticleRepository, options: AppOnRep
           update: new UpdateArticle(repository, clock),
           delete: new DeleteArticle(repository, clock),
           list,
-          get: new GetArticle(repository),
-          getBySlug: new GetArticleBySlug(repository),
+          get: new GetArticle(repository, clock),
+          getBySlug: new GetArticleBySlug(repository, clock),
           restore: new RestoreArticle(repository, clock),
-          revisions: new ListArticleRevisions(repository),
+          revisions: new ListArticleRevisions(repository, clock),
         },
         clock,
         options.listCache ?? null,
@@ -62,9 +72,16 @@ export function appOnRepository(repository: ArticleRepository, options: AppOnRep
         new CheckReadiness({ pingReads: async () => {}, pingWrites: async () => {} }, new ServiceLifecycle(), 1000),
       ),
       users: new UserController(),
+      keys: new KeyController(
+        new CreateKey(keys, secrets, clock, null),
+        new ListKeys(keys),
+        new RevokeKey(keys, clock, null),
+      ),
     },
     {
       apiToken: null,
+      // No key is ever made here: the open rules.
+      authenticate: (token) => authentication.execute(token),
       bodyLimitBytes: options.bodyLimitBytes ?? 1024,
       logger: options.logger ?? capturedLogger().logger,
       corsOrigin: null,

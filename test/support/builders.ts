@@ -1,5 +1,11 @@
-import type { ArticleChanges, CreateArticleInput, NewArticle } from '../../src/application';
-import { type ArticleFields, type PublicationChange, slugFromTitle, type TermReference } from '../../src/domain';
+import type { ArticleChanges, CreateArticleInput, NewArticle, WriteGuard } from '../../src/application';
+import {
+  type ArticleFields,
+  type Author,
+  type PublicationChange,
+  slugFromTitle,
+  type TermReference,
+} from '../../src/domain';
 
 /**
  * The moment the contract's lists are read at when a test is not about time: after every date
@@ -27,6 +33,7 @@ export class NewArticleBuilder {
   /** `created`: published at its creation, as a create without visible or publishedAt is. */
   private publishedAt: Date | null | 'created' = 'created';
   private slug: string | undefined;
+  private author: Author | null = null;
 
   with(fields: Partial<ArticleFields>): this {
     this.fields = { ...this.fields, ...fields };
@@ -66,6 +73,12 @@ export class NewArticleBuilder {
     return this;
   }
 
+  /** Created under a key of this author (one the storage has). */
+  byAuthor(author: Author | null): this {
+    this.author = author;
+    return this;
+  }
+
   build(): NewArticle {
     return {
       fields: this.fields,
@@ -77,6 +90,7 @@ export class NewArticleBuilder {
       tags: this.tags,
       categories: this.categories,
       createdAt: this.createdAt,
+      author: this.author,
     };
   }
 }
@@ -146,3 +160,6 @@ function toReference(reference: string | TermReference): TermReference {
 export function aCreateInput(overrides: Partial<CreateArticleInput> = {}): CreateArticleInput {
   return { title: 'Hello', content: 'World', ...overrides };
 }
+
+/** A write guard that lets every write through: repository tests that are not about who may write. */
+export const ANY_WRITER: WriteGuard = () => {};

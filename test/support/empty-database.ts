@@ -8,6 +8,9 @@ const TABLES = [
   'articles',
   'idempotency_keys',
   'article_revisions',
+  // After the articles that reference them.
+  'api_keys',
+  'authors',
 ];
 
 export const EMPTY_DATABASE_SQL = {

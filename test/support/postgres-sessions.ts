@@ -27,6 +27,15 @@ export class PostgresSessions {
     return rows.filter((row) => row.ended).length;
   }
 
+  /** The sessions on this database whose client named itself `applicationName`. */
+  async pidsOf(applicationName: string): Promise<number[]> {
+    const { rows } = await this.client.query<{ pid: number }>(
+      'SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1',
+      [applicationName],
+    );
+    return rows.map((row) => row.pid);
+  }
+
   async terminate(pid: number): Promise<void> {
     await this.client.query('SELECT pg_terminate_backend($1)', [pid]);
   }

@@ -2,6 +2,7 @@ import type { DataSource } from 'typeorm';
 import type { SqlDatabaseConfig } from '../../src/infrastructure/config/config';
 import { TypeOrmArticleRepository } from '../../src/infrastructure/persistence/typeorm/article-repository/typeorm-article-repository';
 import { openDataSource } from '../../src/infrastructure/persistence/typeorm/data-source';
+import { TypeOrmKeyRepository } from '../../src/infrastructure/persistence/typeorm/key-repository/typeorm-key-repository';
 import type { ContractSubject } from '../contract/article-repository';
 import { EMPTY_DATABASE_SQL } from './empty-database';
 
@@ -15,7 +16,9 @@ export async function openSqlSubject(
   cleanUp: () => Promise<void> | void,
 ): Promise<ContractSubject> {
   const dataSource = await openDataSource(database);
+  const prepared = database.kind === 'postgres' ? { preparedStatements: database.preparedStatements } : {};
   return {
+    keys: new TypeOrmKeyRepository(dataSource, prepared),
     // PG_PREPARED_STATEMENTS, as the service reads it from its configuration.
     repository: new TypeOrmArticleRepository(
       dataSource,

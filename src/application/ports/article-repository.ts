@@ -2,6 +2,7 @@ import type {
   Article,
   ArticleFields,
   ArticleRevision,
+  Author,
   PublicationChange,
   Term,
   TermKind,
@@ -27,6 +28,8 @@ export interface NewArticle {
   readonly categories: readonly TermReference[];
   /** Also the first `updatedAt`. */
   readonly createdAt: Date;
+  /** The author of the key that creates it (Article.author), as the key carries it; null without a key. */
+  readonly author: Author | null;
 }
 
 export interface ArticleChanges {
@@ -60,7 +63,8 @@ export interface NewestPosition {
  * the moment the read started, told by the caller's clock, so that every storage and replica
  * agree on it), linked to the tag named `tagName` and to the category named `categoryName` when
  * those are given (exact names; an unknown name matches nothing), `featured` or not when it is
- * given, and whose title, description or content contains `foldedQuery` when it is given: a
+ * given, written by the author whose slug is `author` when it is given, and whose title,
+ * description or content contains `foldedQuery` when it is given: a
  * literal substring of the text folded by `foldForSearch` (the query is folded the same way by
  * the caller), never spanning two fields.
  * In `id` order (the default), those whose id is greater than `afterId`, by id ascending. In
@@ -75,6 +79,8 @@ export interface VisibleArticlesFilter {
   readonly categoryName?: string;
   readonly featured?: boolean;
   readonly foldedQuery?: string;
+  /** An author's slug: only that author's articles (an unknown slug matches nothing). */
+  readonly author?: string;
 }
 
 /** A page of the matching visible articles in the filter's order: the first `limit`. */
@@ -127,6 +133,12 @@ export type SlugLookup =
   | { readonly found: 'current'; readonly article: Article }
   | { readonly found: 'earlier'; readonly id: number; readonly slug: string };
 
+/**
+ * Who may write is decided on the article as the write finds it, under the write's own lock: the
+ * storage runs the guard first (before If-Match), and a guard that throws writes nothing.
+ */
+export type WriteGuard = (current: Article) => void;
+
 /** A page of an article's revisions, newest first: the first `limit` numbered below `before`. */
 export interface RevisionsPage {
   readonly limit?: number;
@@ -164,15 +176,20 @@ export interface ArticleRepository {
   /** Removes at most `limit` key records stored at or before `upTo`; answers how many it removed. */
   deleteExpiredKeys(upTo: Date, limit: number): Promise<number>;
   /**
-   * Returns null, and writes nothing, when no article has this id. The article as it was becomes
-   * a revision replaced at `changes.updatedAt`.
+   * Returns null, and writes nothing, when no article has this id. `guard` runs on the article as
+   * it is, then `expected`; the article as it was becomes a revision replaced at `changes.updatedAt`.
    */
-  update(id: number, changes: ArticleChanges, expected?: ExpectedVersions): Promise<Article | null>;
+  update(
+    id: number,
+    changes: ArticleChanges,
+    expected: ExpectedVersions | undefined,
+    guard: WriteGuard,
+  ): Promise<Article | null>;
   /**
    * Deletes the article and its links (its terms stay; its revisions too, the one replaced at
    * `at` included); answers it as it was, or null when none.
    */
-  delete(id: number, at: Date, expected?: ExpectedVersions): Promise<Article | null>;
+  delete(id: number, at: Date, expected: ExpectedVersions | undefined, guard: WriteGuard): Promise<Article | null>;
   /**
    * Makes article `id` what its revision `revision` holds (fields, publishedAt, slug, featured,
    * links), createdAt kept, updatedAt the later of `at` and the stored one, a new version; a

@@ -1,4 +1,5 @@
 import {
+  type Actor,
   type Article,
   checkSlug,
   IdempotencyKeyInProgressError,
@@ -11,6 +12,7 @@ import {
   slugFromTitle,
   type TermReferenceInput,
 } from '../../domain';
+import { publicationOfCreate } from '../access/article-access';
 import type { ArticleRepository, NewArticle } from '../ports/article-repository';
 import type { Clock } from '../ports/clock';
 import type { Fingerprint } from '../ports/fingerprint';
@@ -43,8 +45,9 @@ export class CreateArticle {
     private readonly idempotency?: IdempotencySettings,
   ) {}
 
-  async execute(input: CreateArticleInput): Promise<Article> {
-    return this.articles.create(this.newArticle(input));
+  /** The article records `actor`'s author; a contributor's is a draft (publicationOfCreate). */
+  async execute(input: CreateArticleInput, actor: Actor): Promise<Article> {
+    return this.articles.create(this.newArticle(input, actor));
   }
 
   /**
@@ -53,9 +56,9 @@ export class CreateArticle {
    * another request under the key is IdempotencyKeyReusedError; a key whose first request has
    * not finished is IdempotencyKeyInProgressError. A create that fails stores no key.
    */
-  async executeWithKey(input: CreateArticleInput, key: string): Promise<KeyedCreation> {
+  async executeWithKey(input: CreateArticleInput, key: string, actor: Actor): Promise<KeyedCreation> {
     if (!this.idempotency) throw new Error('CreateArticle was built without idempotency settings');
-    const article = this.newArticle(input);
+    const article = this.newArticle(input, actor);
     const fingerprint = this.idempotency.fingerprint.of(input);
     const expiredUpTo = new Date(article.createdAt.getTime() - this.idempotency.retentionMs);
     const result = await this.articles.createWithKey(article, { key, fingerprint, expiredUpTo });
@@ -70,13 +73,15 @@ export class CreateArticle {
     }
   }
 
-  private newArticle(input: CreateArticleInput): NewArticle {
+  private newArticle(input: CreateArticleInput, actor: Actor): NewArticle {
+    const publication = publicationOfCreate(actor, input);
     const fields = newArticleFields(input);
     const createdAt = this.clock.now();
     if (input.slug !== undefined) checkSlug('slug', input.slug);
     return {
       fields,
-      publishedAt: publishedAtOfNewArticle(input, createdAt),
+      publishedAt: publishedAtOfNewArticle(publication, createdAt),
+      author: actor.kind === 'key' ? actor.author : null,
       slug:
         input.slug === undefined
           ? { slug: slugFromTitle(fields.title), given: false }

@@ -1,4 +1,5 @@
-import { type Article, ArticleNotFoundError } from '../../domain';
+import { type Actor, type Article, ArticleNotFoundError } from '../../domain';
+import { checkMayWrite } from '../access/article-access';
 import type { ArticleRepository, ExpectedVersions } from '../ports/article-repository';
 import type { Clock } from '../ports/clock';
 
@@ -18,9 +19,16 @@ export class DeleteArticle {
     private readonly clock: Clock,
   ) {}
 
-  /** Throws ArticleNotFoundError for an unknown id, ArticleChangedError when the version differs. */
-  async execute(input: DeleteArticleInput): Promise<Article> {
-    const deleted = await this.articles.delete(input.id, this.clock.now(), input.expected);
+  /**
+   * If `actor` may (checkMayWrite on the article as the delete finds it). Throws
+   * ArticleNotFoundError for an unknown id (or one it may not read), ForbiddenError, or
+   * ArticleChangedError when the version differs.
+   */
+  async execute(input: DeleteArticleInput, actor: Actor): Promise<Article> {
+    const now = this.clock.now();
+    const deleted = await this.articles.delete(input.id, now, input.expected, (current) =>
+      checkMayWrite(actor, current, now, 'delete'),
+    );
     if (!deleted) throw new ArticleNotFoundError(input.id);
     return deleted;
   }

@@ -21,6 +21,8 @@ export interface ListVisibleArticlesInput {
   /** Only articles linked to the tag / category of this exact name. */
   tag?: string;
   category?: string;
+  /** Only articles of the author with this slug (an unknown slug: none). */
+  author?: string;
   /** Only articles whose title, description or content contains this text, ignoring case. */
   q?: string;
 }
@@ -138,6 +140,7 @@ export function visibleArticlesFilter(input: ListVisibleArticlesInput, moment: D
     tagName: input.tag,
     categoryName: input.category,
     featured: input.featured,
+    author: input.author,
     foldedQuery: input.q === undefined ? undefined : foldForSearch(input.q),
   };
 }

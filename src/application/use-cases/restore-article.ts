@@ -1,4 +1,5 @@
-import type { Article } from '../../domain';
+import { type Actor, type Article, RevisionNotFoundError } from '../../domain';
+import { mayRead, requireRole } from '../access/article-access';
 import type { ArticleRepository, ExpectedVersions } from '../ports/article-repository';
 import type { Clock } from '../ports/clock';
 
@@ -11,8 +12,10 @@ export interface RestoreArticleInput {
 
 /**
  * Makes an article what one of its revisions holds, a deleted one included (it comes back with
- * its id); the state it replaces is kept as a new revision. Throws, writing nothing,
- * RevisionNotFoundError, SlugTakenError or ArticleChangedError (ArticleRepository.restore).
+ * its id); the state it replaces is kept as a new revision. Restores are an editor's (anyone's
+ * under the open rules). Throws, writing nothing, RevisionNotFoundError (also for an article the
+ * actor may not read: it is missing to it), ForbiddenError, SlugTakenError or ArticleChangedError
+ * (ArticleRepository.restore).
  */
 export class RestoreArticle {
   constructor(
@@ -20,7 +23,15 @@ export class RestoreArticle {
     private readonly clock: Clock,
   ) {}
 
-  execute(input: RestoreArticleInput): Promise<Article> {
-    return this.articles.restore(input.id, input.revision, this.clock.now(), input.expected);
+  async execute(input: RestoreArticleInput, actor: Actor): Promise<Article> {
+    const now = this.clock.now();
+    if (actor.kind !== 'open') {
+      const current =
+        (await this.articles.findById(input.id)) ??
+        (await this.articles.listRevisions(input.id, { limit: 1 }))?.[0]?.article;
+      if (!current || !mayRead(actor, current, now)) throw new RevisionNotFoundError(input.id, input.revision);
+    }
+    requireRole(actor, 'editor', 'A restore');
+    return this.articles.restore(input.id, input.revision, now, input.expected);
   }
 }

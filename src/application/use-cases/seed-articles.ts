@@ -1,4 +1,5 @@
-import type { Article } from '../../domain';
+import type { Actor, Article } from '../../domain';
+import { requireRole } from '../access/article-access';
 import type { CreateArticle } from './create-article';
 import type { ListVisibleArticles } from './list-visible-articles';
 
@@ -15,9 +16,10 @@ export class SeedArticles {
    * Creates the three articles, then answers every visible article in batches, as GET /article
    * reads them: the list is not held in memory whole.
    */
-  async execute(): Promise<AsyncGenerator<Article[]>> {
+  async execute(actor: Actor): Promise<AsyncGenerator<Article[]>> {
+    requireRole(actor, 'editor', 'The demo seed');
     for (let n = 1; n <= SEED_COUNT; n++) {
-      await this.createArticle.execute({ title: `Article ${n}`, content: `Content ${n}` });
+      await this.createArticle.execute({ title: `Article ${n}`, content: `Content ${n}` }, actor);
     }
     return this.listVisibleArticles.batches();
   }

@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import type { Logger } from '../logging/logger';
+import { KEY_REFRESH_SESSIONS } from '../persistence/typeorm/key-repository/key-changes-on-own-session';
 import { POSTGRES_LIMITS } from '../persistence/typeorm/postgres-limits';
 import type { PostgresDatabaseConfig } from './config';
 
@@ -12,7 +13,7 @@ export interface PostgresConnectionLimits {
 }
 
 export interface ConnectionBudget {
-  /** What the service may open at once: each process's pool, times the processes. */
+  /** What the service may open at once: each process's sessions, times the processes. */
   readonly total: number;
   /** What the server lets a role without reserved slots open. */
   readonly available: number;
@@ -20,11 +21,11 @@ export interface ConnectionBudget {
 }
 
 export function connectionBudget(
-  poolSize: number,
+  sessionsPerProcess: number,
   workers: number,
   limits: PostgresConnectionLimits,
 ): ConnectionBudget {
-  const total = poolSize * workers;
+  const total = sessionsPerProcess * workers;
   const available = Math.max(
     0,
     limits.maxConnections - limits.superuserReservedConnections - limits.reservedConnections,
@@ -73,15 +74,15 @@ export async function checkPostgresConnectionBudget(
     );
     return null;
   }
-  const budget = connectionBudget(poolSize, workers, limits);
+  const budget = connectionBudget(poolSize + KEY_REFRESH_SESSIONS, workers, limits);
   logger.info(
     { poolSize, workers, total: budget.total, available: budget.available },
-    `PostgreSQL connections: up to ${budget.total} (PG_POOL_SIZE ${poolSize} × WORKERS ${workers})`,
+    `PostgreSQL connections: up to ${budget.total} ((PG_POOL_SIZE ${poolSize} + ${KEY_REFRESH_SESSIONS} for the key refresh) × WORKERS ${workers})`,
   );
   if (budget.exceeded) {
     logger.warn(
       { ...limits, total: budget.total, available: budget.available },
-      `PG_POOL_SIZE × WORKERS = ${budget.total} exceeds the ${budget.available} connections the server allows ` +
+      `(PG_POOL_SIZE + ${KEY_REFRESH_SESSIONS}) × WORKERS = ${budget.total} exceeds the ${budget.available} connections the server allows ` +
         '(max_connections minus reserved slots): requests past that fail with "too many clients"',
     );
   }

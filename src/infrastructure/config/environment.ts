@@ -122,7 +122,11 @@ export const ENVIRONMENT = z
     PG_PREPARED_STATEMENTS: trueOrFalse()
       .default(true)
       .describe('named prepared statements; false behind PgBouncer < 1.21 in transaction mode'),
-    API_TOKEN: z.string().nullable().default(null).describe('bearer token that writes need; unset: writes are open'),
+    API_TOKEN: z
+      .string()
+      .nullable()
+      .default(null)
+      .describe('an admin bearer token (writes, keys); unset: writes are open until a key exists'),
     BODY_LIMIT: size(false).default(1_048_576).describe('largest JSON body, in bytes once parsed'),
     LIST_CACHE_SIZE: size(true)
       .default(8_388_608)

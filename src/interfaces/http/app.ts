@@ -6,7 +6,9 @@ import type { UserController } from '../user-demo/user-controller';
 import { withoutExpressFreshness } from './conditional-get';
 import { errorHandler } from './error-mapping';
 import { matchPathsExactly, onlyForPaths } from './exact-paths';
+import type { Authenticate } from './middleware/authenticate';
 import { closeConnectionWhenStopping } from './middleware/close-connection-when-stopping';
+import { FailedAuthentications } from './middleware/failed-authentications';
 import { httpMetrics } from './middleware/http-metrics';
 import { requestId } from './middleware/request-id';
 import { requestLogging } from './middleware/request-logging';
@@ -20,6 +22,8 @@ import { apiRouteTable, type HttpControllers } from './routes';
 
 export interface HttpAppOptions {
   apiToken: string | null;
+  /** Who a request's bearer token names (AuthenticateRequest). */
+  authenticate: Authenticate;
   bodyLimitBytes: number;
   logger: Logger;
   corsOrigin: '*' | readonly string[] | null;
@@ -46,7 +50,11 @@ export function createHttpApp(controllers: HttpAppControllers, options: HttpAppO
   const probes = probeRouteTable(controllers);
   const document = openApiDocumentOf(controllers, options);
   const metrics = httpMetrics(options.metricRegistries ?? []);
-  const routeOptions = { apiToken: options.apiToken, bodyLimitBytes: options.bodyLimitBytes };
+  const routeOptions = {
+    authenticate: options.authenticate,
+    failedAuthentications: new FailedAuthentications(),
+    bodyLimitBytes: options.bodyLimitBytes,
+  };
 
   const app = express();
   matchPathsExactly(app);
@@ -61,7 +69,7 @@ export function createHttpApp(controllers: HttpAppControllers, options: HttpAppO
   app.use(securityHeaders());
   if (options.corsOrigin !== null) app.use(corsFor(options.corsOrigin));
 
-  app.use(routeRouter(probes, routeOptions));
+  app.use(routeRouter(probes, { ...routeOptions, authenticate: null }));
   app.get('/metrics', metrics.endpoint);
   // The docs router matches loosely (any case, an optional trailing slash): only its exact paths reach it.
   app.use(onlyForPaths(isDocsPath, docsRouter(document)));

@@ -2,12 +2,15 @@ import type { ErrorRequestHandler } from 'express';
 import {
   ArticleChangedError,
   ArticleNotFoundError,
+  ForbiddenError,
   IdempotencyKeyInProgressError,
   IdempotencyKeyReusedError,
+  KeyNotFoundError,
   RevisionNotFoundError,
   SlugNotFoundError,
   SlugTakenError,
   StorageUnavailableError,
+  UnauthenticatedError,
   UnknownReferenceError,
   ValidationError,
 } from '../../domain';
@@ -23,7 +26,10 @@ type ErrorClass = abstract new (...args: never[]) => Error;
 const ERROR_STATUS: ReadonlyArray<readonly [ErrorClass, number]> = [
   [ValidationError, 400],
   [UnknownReferenceError, 400],
+  [UnauthenticatedError, 401],
+  [ForbiddenError, 403],
   [ArticleNotFoundError, 404],
+  [KeyNotFoundError, 404],
   [SlugNotFoundError, 404],
   [RevisionNotFoundError, 404],
   [SlugTakenError, 409],
@@ -70,6 +76,7 @@ export function errorHandler(): ErrorRequestHandler {
     if (status >= 500) (response as { err?: unknown }).err = error;
     // Unavailable for now (storage gone, a failover under way, shutting down): when to ask again.
     if (status === 503) response.set('Retry-After', String(RETRY_AFTER_SECONDS));
+    if (status === 401) response.set('WWW-Authenticate', 'Bearer');
     response.status(status).json(failure(message));
   };
 }

@@ -9,11 +9,12 @@ export interface NextPage {
   tag?: string;
   category?: string;
   featured?: boolean;
+  author?: string;
   q?: string;
 }
 
 /**
- * The `Link` header of a full page: `</article?limit=L&after=ID[&tag=…][&category=…][&featured=…][&q=…]>; rel="next"`,
+ * The `Link` header of a full page: `</article?limit=L&after=ID[&tag=…][&category=…][&featured=…][&author=…][&q=…]>; rel="next"`,
  * or newest first `</article?limit=L&order=newest&cursor=C[&…]>; rel="next"`.
  */
 export function nextPageLink(next: NextPage): string {
@@ -22,6 +23,8 @@ export function nextPageLink(next: NextPage): string {
   if (next.tag !== undefined) target += `&tag=${encodeURIComponent(next.tag)}`;
   if (next.category !== undefined) target += `&category=${encodeURIComponent(next.category)}`;
   if (next.featured !== undefined) target += `&featured=${next.featured}`;
+  // A slug needs no escaping ([a-z0-9-]).
+  if (next.author !== undefined) target += `&author=${next.author}`;
   if (next.q !== undefined) target += `&q=${encodeURIComponent(next.q)}`;
   return `<${target}>; rel="next"`;
 }

@@ -3,6 +3,7 @@ import {
   ARTICLE_RULES,
   type Article,
   type ArticleRevision,
+  type Author,
   articleStatusAt,
   readingTimeOf,
   SLUG_PATTERN,
@@ -44,7 +45,20 @@ const ARTICLE_EXAMPLE = {
   status: 'published',
   featured: false,
   readingTime: 1,
+  author: { id: 'a8k2m4p6r8t0v2x4z6b8d0f2', name: 'Ada Lovelace', slug: 'ada-lovelace' },
 };
+
+export const authorJson = z
+  .object({
+    id: z.string().meta({ example: 'a8k2m4p6r8t0v2x4z6b8d0f2' }),
+    name: z.string().meta({ example: 'Ada Lovelace' }),
+    slug: z.string().meta({ example: 'ada-lovelace' }),
+  })
+  .meta({
+    id: 'Author',
+    description: 'Who wrote an article: the author of the key that created it',
+    example: { id: 'a8k2m4p6r8t0v2x4z6b8d0f2', name: 'Ada Lovelace', slug: 'ada-lovelace' },
+  });
 
 export const articleJson = z
   .object({
@@ -77,6 +91,7 @@ export const articleJson = z
       .int()
       .min(1)
       .meta({ description: 'Minutes: 275 words or 500 CJK characters a minute, at least 1', example: 1 }),
+    author: authorJson.nullable().meta({ description: 'null: created without a key' }),
   })
   .meta({
     id: 'Article',
@@ -116,6 +131,7 @@ export const readinessJson = z
   .meta({ id: 'Readiness', example: { status: 'ready', writes: 'available' } });
 
 export type TermJson = z.infer<typeof termJson>;
+export type AuthorJson = z.infer<typeof authorJson>;
 /** Exactly the fields of the contract, in its order: the original nine, then the publishing ones. */
 export type ArticleJson = z.infer<typeof articleJson>;
 export type HealthJson = z.infer<typeof healthJson>;
@@ -144,7 +160,12 @@ export function presentArticle(article: Article, moment: Date): ArticleJson {
     status,
     featured: article.featured,
     readingTime: readingTimeOf(article.content),
+    author: article.author && presentAuthor(article.author),
   };
+}
+
+export function presentAuthor(author: Author): AuthorJson {
+  return { id: author.id, name: author.name, slug: author.slug };
 }
 
 /** A revision as the API shows it: the article as it was answered at the moment it was replaced. */
@@ -172,6 +193,19 @@ function termJsonText(term: Term): string {
   return text;
 }
 
+/** Each author's JSON text, kept while the author object lives (a stream shares them, as terms). */
+const authorTexts = new WeakMap<Author, string>();
+
+function authorJsonText(author: Author | null): string {
+  if (author === null) return 'null';
+  let text = authorTexts.get(author);
+  if (text === undefined) {
+    text = JSON.stringify(presentAuthor(author));
+    authorTexts.set(author, text);
+  }
+  return text;
+}
+
 /**
  * Exactly `JSON.stringify(presentArticle(article, moment))`, written directly: the whole list's
  * hot path, where building each presented object and its terms' objects, then serialising them,
@@ -188,6 +222,7 @@ export function articleJsonText(article: Article, moment: Date): string {
     `"createdAt":"${article.createdAt.toISOString()}","updatedAt":"${article.updatedAt.toISOString()}",` +
     // A slug is [a-z0-9-] and an ISO time has no character JSON escapes: no stringify needed.
     `"slug":"${article.slug}","publishedAt":${publishedAt},"status":"${status}",` +
-    `"featured":${article.featured},"readingTime":${readingTimeOf(article.content)}}`
+    `"featured":${article.featured},"readingTime":${readingTimeOf(article.content)},` +
+    `"author":${authorJsonText(article.author)}}`
   );
 }

@@ -1,11 +1,13 @@
 import type { z } from 'zod';
+import type { Actor } from '../../domain';
 
-/** What a handler gets: the body, path, query and headers, already checked against their schemas. */
+/** What a handler gets: the body, path, query and headers, already checked against their schemas; who asks. */
 export interface RouteInput<Body, Params, Query, Headers> {
   body: Body;
   params: Params;
   query: Query;
   headers: Headers;
+  actor: Actor;
 }
 
 /** A header of a success answer, as the OpenAPI document describes it. */
@@ -30,8 +32,8 @@ export interface RouteDefinition {
   summary: string;
   /** What the route does, for the documentation page. */
   description: string;
-  group: 'Articles' | 'Tags and categories' | 'Operations';
-  /** Writes need the API token when one is configured. */
+  group: 'Articles' | 'Tags and categories' | 'Keys' | 'Operations';
+  /** Writes need a key or the API token once one exists. */
   write: boolean;
   /** The JSON body; absent: the route reads none. */
   body?: z.ZodType;

@@ -1,8 +1,10 @@
 import type { Request, RequestHandler, Router } from 'express';
 import type { z } from 'zod';
+import { OPEN_ACTOR } from '../../domain';
 import { exactRouter } from './exact-paths';
+import { type Authenticate, actorOf, authenticated } from './middleware/authenticate';
+import type { FailedAuthentications } from './middleware/failed-authentications';
 import { jsonBody } from './middleware/json-body';
-import { requireBearerToken } from './middleware/require-bearer-token';
 import { queryParametersOf } from './query-parameters';
 import { routeNotFound } from './request-errors';
 import { MovedPermanently, NotModified, StreamedList, success, WithHeaders, WrappedJsonBody } from './response';
@@ -11,7 +13,10 @@ import { writeStreamedList } from './streamed-list';
 import { parseInput } from './validation/article-schemas';
 
 export interface RouteRouterOptions {
-  apiToken: string | null;
+  /** Who asks; null for routes that no key concerns (the probes): every request is then `open`. */
+  authenticate: Authenticate | null;
+  /** Refused tokens per address, shared by every route of the app. */
+  failedAuthentications: FailedAuthentications;
   bodyLimitBytes: number;
 }
 
@@ -26,15 +31,18 @@ export function routeRouter(routes: readonly RouteDefinition[], options: RouteRo
   const notFound: RequestHandler = (request, _response, next) => next(routeNotFound(request.method, request.path));
   for (const route of routes) {
     const guards: RequestHandler[] = [];
-    // The token is checked before the body is read.
-    if (route.write && options.apiToken !== null) guards.push(requireBearerToken(options.apiToken));
+    // The credential is checked before the body is read.
+    if (options.authenticate !== null) {
+      guards.push(authenticated(options.authenticate, route.write, options.failedAuthentications));
+    }
     if (route.body) guards.push(jsonBody(options.bodyLimitBytes));
     router[route.method](route.path, ...guards, async (request, response) => {
       const params = route.params ? parseInput(route.params, request.params) : undefined;
       const query = route.query ? parseInput(route.query, queryParametersOf(request.originalUrl)) : undefined;
       const headers = route.headers && parseInput(route.headers, headersNamedIn(route.headers, request));
       const body = route.body ? parseInput(route.body, request.body) : undefined;
-      const answer = await route.handle({ body, params, query, headers });
+      const actor = options.authenticate === null ? OPEN_ACTOR : actorOf(response);
+      const answer = await route.handle({ body, params, query, headers, actor });
       if (answer instanceof StreamedList)
         return writeStreamedList(response, route.status, answer.batches, answer.headers);
       if (answer instanceof NotModified) return response.set(answer.headers).status(304).end();

@@ -15,8 +15,10 @@ import {
 } from './article-route-answers';
 import type { ArticleController } from './controllers/article-controller';
 import type { HealthController } from './controllers/health-controller';
+import type { KeyController } from './controllers/key-controller';
 import type { SeedController } from './controllers/seed-controller';
 import type { TermController } from './controllers/term-controller';
+import { keyRouteTable } from './key-routes';
 import { articleJson, revisionJson, termJson } from './presenters';
 import { defineRoute, type RouteDefinition } from './route-definition';
 import {
@@ -38,6 +40,7 @@ export interface HttpControllers {
   seed: SeedController;
   terms: TermController;
   health: HealthController;
+  keys: KeyController;
 }
 
 export interface RouteOptions {
@@ -53,7 +56,10 @@ const movedArticle = z
   .meta({ id: 'MovedArticle', example: { id: 1, slug: 'hello-world' } });
 
 /** Every wrapped route of the API. Literal paths come before `/article/:id`. */
-export function apiRouteTable({ articles, seed, terms }: HttpControllers, options: RouteOptions): RouteDefinition[] {
+export function apiRouteTable(
+  { articles, seed, terms, keys }: HttpControllers,
+  options: RouteOptions,
+): RouteDefinition[] {
   return [
     defineRoute({
       method: 'post',
@@ -73,7 +79,7 @@ export function apiRouteTable({ articles, seed, terms }: HttpControllers, option
       data: articleJson,
       responseHeaders: { ETag: entityTag(true), 'Idempotent-Replayed': replayed },
       failures: [KEY_IN_PROGRESS, KEY_REUSED, SLUG_TAKEN],
-      handle: ({ body, headers }) => articles.create(body, headers),
+      handle: ({ body, headers, actor }) => articles.create(body, headers, actor),
     }),
     defineRoute({
       method: 'post',
@@ -93,7 +99,7 @@ export function apiRouteTable({ articles, seed, terms }: HttpControllers, option
       data: articleJson,
       responseHeaders: { ETag: entityTag(true) },
       failures: [NO_SUCH_ARTICLE, ARTICLE_CHANGED, SLUG_TAKEN],
-      handle: ({ body, headers }) => articles.update(body, headers),
+      handle: ({ body, headers, actor }) => articles.update(body, headers, actor),
     }),
     defineRoute({
       method: 'post',
@@ -110,7 +116,7 @@ export function apiRouteTable({ articles, seed, terms }: HttpControllers, option
       status: 200,
       data: articleJson,
       failures: [NO_SUCH_ARTICLE, ARTICLE_CHANGED],
-      handle: ({ body, headers }) => articles.delete(body, headers),
+      handle: ({ body, headers, actor }) => articles.delete(body, headers, actor),
     }),
     defineRoute({
       method: 'post',
@@ -129,7 +135,7 @@ export function apiRouteTable({ articles, seed, terms }: HttpControllers, option
       data: articleJson,
       responseHeaders: { ETag: entityTag(true) },
       failures: [NO_SUCH_REVISION, SLUG_TAKEN, ARTICLE_CHANGED],
-      handle: ({ body, headers }) => articles.restore(body, headers),
+      handle: ({ body, headers, actor }) => articles.restore(body, headers, actor),
     }),
     defineRoute({
       method: 'get',
@@ -174,7 +180,7 @@ export function apiRouteTable({ articles, seed, terms }: HttpControllers, option
         data: movedArticle,
       },
       failures: [{ status: 404, when: 'no article has, or had, this slug' }],
-      handle: ({ params, headers }) => articles.getBySlug(params.slug, headers),
+      handle: ({ params, headers, actor }) => articles.getBySlug(params.slug, headers, actor),
     }),
     defineRoute({
       method: 'get',
@@ -193,7 +199,7 @@ export function apiRouteTable({ articles, seed, terms }: HttpControllers, option
       data: revisionJson.array(),
       responseHeaders: { Link: nextRevisions },
       failures: [{ status: 404, when: 'no article has, or had, this id' }],
-      handle: ({ params, query }) => articles.revisions(params.id, query),
+      handle: ({ params, query, actor }) => articles.revisions(params.id, query, actor),
     }),
     defineRoute({
       method: 'get',
@@ -210,7 +216,7 @@ export function apiRouteTable({ articles, seed, terms }: HttpControllers, option
       responseHeaders: { ETag: entityTag(false) },
       notModified: true,
       failures: [WRITE_PATH_READ],
-      handle: ({ params, headers }) => articles.getOne(params.id, headers),
+      handle: ({ params, headers, actor }) => articles.getOne(params.id, headers, actor),
     }),
     ...(options.seedEnabled
       ? [
@@ -224,7 +230,7 @@ export function apiRouteTable({ articles, seed, terms }: HttpControllers, option
             write: true,
             status: 200,
             data: articleJson.array(),
-            handle: () => seed.create(),
+            handle: ({ actor }) => seed.create(actor),
           }),
         ]
       : []),
@@ -252,5 +258,6 @@ export function apiRouteTable({ articles, seed, terms }: HttpControllers, option
       data: termJson.array(),
       handle: () => terms.listCategories(),
     }),
+    ...keyRouteTable(keys),
   ];
 }

@@ -34,6 +34,7 @@ export function createAndReadContract(open: OpenContractSubject): void {
         createdAt,
         updatedAt: createdAt,
         version: 1,
+        author: null,
       });
       expect(created.id).toBeGreaterThan(0);
       await expect(repository.findById(created.id)).resolves.toEqual(created);

@@ -1,6 +1,6 @@
 import { type ArticleRepository, STREAM_CHUNK_SIZE } from '../../../src/application';
 import type { Article } from '../../../src/domain';
-import { aNewArticle, READ_MOMENT, someChanges } from '../../support/builders';
+import { ANY_WRITER, aNewArticle, READ_MOMENT, someChanges } from '../../support/builders';
 import { type OpenContractSubject, useContractSubject } from './subject';
 
 /** The version of the visible data (visibleVersion), and the one a whole stream returns. */
@@ -29,13 +29,13 @@ export function dataVersionContract(open: OpenContractSubject): void {
         expiredUpTo: new Date(0),
       });
       versions.push(await repository.visibleVersion(READ_MOMENT));
-      await repository.update(created.id, someChanges().with({ title: 'changed' }).build());
+      await repository.update(created.id, someChanges().with({ title: 'changed' }).build(), undefined, ANY_WRITER);
       versions.push(await repository.visibleVersion(READ_MOMENT));
-      await repository.update(created.id, someChanges().publishingOn(null).build());
+      await repository.update(created.id, someChanges().publishingOn(null).build(), undefined, ANY_WRITER);
       versions.push(await repository.visibleVersion(READ_MOMENT));
-      await repository.update(created.id, someChanges().replacingTags('other').build());
+      await repository.update(created.id, someChanges().replacingTags('other').build(), undefined, ANY_WRITER);
       versions.push(await repository.visibleVersion(READ_MOMENT));
-      await repository.delete(created.id, new Date());
+      await repository.delete(created.id, new Date(), undefined, ANY_WRITER);
       versions.push(await repository.visibleVersion(READ_MOMENT));
 
       expect(new Set(versions).size).toBe(versions.length);

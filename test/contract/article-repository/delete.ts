@@ -1,5 +1,5 @@
 import type { ArticleRepository } from '../../../src/application';
-import { aNewArticle, READ_MOMENT } from '../../support/builders';
+import { ANY_WRITER, aNewArticle, READ_MOMENT } from '../../support/builders';
 import { type OpenContractSubject, useContractSubject } from './subject';
 
 /** Deleting an article: its links go, its terms stay. */
@@ -14,7 +14,7 @@ export function deleteContract(open: OpenContractSubject): void {
       const kept = await repository.create(aNewArticle().withTags('t').withCategories('c').build());
       const doomed = await repository.create(aNewArticle().withTags('t', 'u').withCategories('c').build());
 
-      await expect(repository.delete(doomed.id, new Date())).resolves.toEqual(doomed);
+      await expect(repository.delete(doomed.id, new Date(), undefined, ANY_WRITER)).resolves.toEqual(doomed);
       await expect(repository.findById(doomed.id)).resolves.toBeNull();
       await expect(repository.listVisible({ moment: READ_MOMENT, limit: 10, tagName: 'u' })).resolves.toEqual([]);
       await expect(repository.listVisible({ moment: READ_MOMENT, limit: 10 })).resolves.toEqual([kept]);
@@ -26,7 +26,7 @@ export function deleteContract(open: OpenContractSubject): void {
     });
 
     it('answers null for an unknown id', async () => {
-      await expect(repository.delete(424242, new Date())).resolves.toBeNull();
+      await expect(repository.delete(424242, new Date(), undefined, ANY_WRITER)).resolves.toBeNull();
     });
   });
 }

@@ -1,3 +1,5 @@
+import { keyRepositoryContract } from '../key-repository';
+import { authorsContract } from './authors';
 import { conditionalWritesContract } from './conditional-writes';
 import { createAndReadContract } from './create-and-read';
 import { dataVersionContract } from './data-version';
@@ -39,5 +41,8 @@ export function articleRepositoryContract(name: string, open: OpenContractSubjec
     publishingContract(shared.open);
     slugsContract(shared.open);
     revisionsContract(shared.open);
+    authorsContract(shared.open);
+    // The keys live on the same storage as the articles their authors write.
+    keyRepositoryContract(shared.open);
   });
 }

@@ -1,6 +1,6 @@
 import { type ArticleRepository, type IdempotencyClaim } from '../../../src/application';
 import { type Article, UnknownReferenceError } from '../../../src/domain';
-import { aNewArticle, READ_MOMENT, someChanges } from '../../support/builders';
+import { ANY_WRITER, aNewArticle, READ_MOMENT, someChanges } from '../../support/builders';
 import { type OpenContractSubject, useContractSubject } from './subject';
 
 /** Creates under an Idempotency-Key: one article per key, the stored answer replayed, expired keys purged. */
@@ -41,13 +41,18 @@ export function keyedCreatesContract(open: OpenContractSubject): void {
     it('answers the article as it was created, even after it changed or was deleted', async () => {
       const first = await repository.createWithKey(aNewArticle().at(createdAt).withTags('t').build(), claim('k'));
       const created = (first as { article: Article }).article;
-      await repository.update(created.id, someChanges().with({ title: 'changed' }).replacingTags('u').build());
+      await repository.update(
+        created.id,
+        someChanges().with({ title: 'changed' }).replacingTags('u').build(),
+        undefined,
+        ANY_WRITER,
+      );
       await expect(repository.createWithKey(aNewArticle().build(), claim('k'))).resolves.toEqual({
         outcome: 'stored',
         fingerprint: 'fingerprint-1',
         article: created,
       });
-      await repository.delete(created.id, new Date());
+      await repository.delete(created.id, new Date(), undefined, ANY_WRITER);
       await expect(repository.createWithKey(aNewArticle().build(), claim('k'))).resolves.toMatchObject({
         article: created,
       });

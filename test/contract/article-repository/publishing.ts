@@ -1,6 +1,6 @@
 import type { ArticleRepository, VisibleArticlesFilter } from '../../../src/application';
 import { type Article, foldForSearch } from '../../../src/domain';
-import { aNewArticle, READ_MOMENT, someChanges } from '../../support/builders';
+import { ANY_WRITER, aNewArticle, READ_MOMENT, someChanges } from '../../support/builders';
 import { type OpenContractSubject, useContractSubject } from './subject';
 
 const T = new Date('2026-09-01T12:00:00.000Z');
@@ -156,7 +156,7 @@ export function publishingContract(open: OpenContractSubject): void {
       const scheduled = await repository.create(aNewArticle().publishedOn(at(10_000)).build());
 
       const update = (article: Article, changes: ReturnType<typeof someChanges>) =>
-        repository.update(article.id, changes.at(at(0)).build());
+        repository.update(article.id, changes.at(at(0)).build(), undefined, ANY_WRITER);
       await expect(update(draft, someChanges().publishingNow(at(0)))).resolves.toMatchObject({ publishedAt: at(0) });
       await expect(update(published, someChanges().publishingNow(at(0)))).resolves.toMatchObject({
         publishedAt: at(-10_000),

@@ -6,7 +6,7 @@ import {
   SlugTakenError,
   UnknownReferenceError,
 } from '../../../src/domain';
-import { aNewArticle, READ_MOMENT, someChanges } from '../../support/builders';
+import { ANY_WRITER, aNewArticle, READ_MOMENT, someChanges } from '../../support/builders';
 import { type OpenContractSubject, useContractSubject } from './subject';
 
 const at = (minutes: number) => new Date(Date.UTC(2026, 3, 1, 12, minutes));
@@ -34,9 +34,19 @@ export function revisionsContract(open: OpenContractSubject): void {
     it('keeps the article as it was before each update and its delete, numbered from 1, newest first', async () => {
       const created = await repository.create(aNewArticle().with({ title: 'v1' }).withTags('a').build());
       await expect(repository.listRevisions(created.id, {})).resolves.toEqual([]);
-      const second = await repository.update(created.id, someChanges().with({ title: 'v2' }).at(at(1)).build());
-      await repository.update(created.id, someChanges().with({ title: 'v3' }).replacingTags('b').at(at(2)).build());
-      await repository.delete(created.id, at(3));
+      const second = await repository.update(
+        created.id,
+        someChanges().with({ title: 'v2' }).at(at(1)).build(),
+        undefined,
+        ANY_WRITER,
+      );
+      await repository.update(
+        created.id,
+        someChanges().with({ title: 'v3' }).replacingTags('b').at(at(2)).build(),
+        undefined,
+        ANY_WRITER,
+      );
+      await repository.delete(created.id, at(3), undefined, ANY_WRITER);
 
       const revisions = await repository.listRevisions(created.id, {});
       expect(revisions?.map((kept) => kept.revision)).toEqual([3, 2, 1]);
@@ -52,12 +62,19 @@ export function revisionsContract(open: OpenContractSubject): void {
     it('keeps no revision of a write that failed: an unknown reference, a version that changed', async () => {
       const created = await repository.create(aNewArticle().build());
       await expect(
-        repository.update(created.id, someChanges().with({ title: 'x' }).replacingTags({ id: 'nope' }).build()),
+        repository.update(
+          created.id,
+          someChanges().with({ title: 'x' }).replacingTags({ id: 'nope' }).build(),
+          undefined,
+          ANY_WRITER,
+        ),
       ).rejects.toBeInstanceOf(UnknownReferenceError);
       await expect(
-        repository.update(created.id, someChanges().with({ title: 'x' }).build(), { versions: [7] }),
+        repository.update(created.id, someChanges().with({ title: 'x' }).build(), { versions: [7] }, ANY_WRITER),
       ).rejects.toBeInstanceOf(ArticleChangedError);
-      await expect(repository.delete(created.id, at(1), { versions: [7] })).rejects.toBeInstanceOf(ArticleChangedError);
+      await expect(repository.delete(created.id, at(1), { versions: [7] }, ANY_WRITER)).rejects.toBeInstanceOf(
+        ArticleChangedError,
+      );
       await expect(repository.listRevisions(created.id, {})).resolves.toEqual([]);
       await expect(repository.findById(created.id)).resolves.toEqual(created);
     });
@@ -81,6 +98,8 @@ export function revisionsContract(open: OpenContractSubject): void {
           .replacingCategories()
           .at(at(5))
           .build(),
+        undefined,
+        ANY_WRITER,
       );
       const restored = await repository.restore(created.id, 1, at(9));
       expect(restored).toEqual({ ...created, updatedAt: at(9), version: 3 });
@@ -104,8 +123,13 @@ export function revisionsContract(open: OpenContractSubject): void {
       const before = await repository.create(aNewArticle().build());
       const doomed = await repository.create(aNewArticle().with({ title: 'Doomed' }).withTags('t').build());
       const after = await repository.create(aNewArticle().build());
-      await repository.update(doomed.id, someChanges().with({ title: 'Edited' }).at(at(1)).build());
-      await repository.delete(doomed.id, at(2));
+      await repository.update(
+        doomed.id,
+        someChanges().with({ title: 'Edited' }).at(at(1)).build(),
+        undefined,
+        ANY_WRITER,
+      );
+      await repository.delete(doomed.id, at(2), undefined, ANY_WRITER);
 
       const back = await repository.restore(doomed.id, 1, at(3));
       expect(back).toEqual({ ...doomed, updatedAt: at(3), version: 3 });
@@ -123,7 +147,7 @@ export function revisionsContract(open: OpenContractSubject): void {
       await expect(repository.restore(created.id, 1, at(1))).rejects.toEqual(new RevisionNotFoundError(created.id, 1));
       await expect(repository.restore(424242, 1, at(1))).rejects.toBeInstanceOf(RevisionNotFoundError);
 
-      await repository.update(created.id, someChanges().withSlug('renamed').at(at(1)).build());
+      await repository.update(created.id, someChanges().withSlug('renamed').at(at(1)).build(), undefined, ANY_WRITER);
       const taker = await repository.create(aNewArticle().withSlug('mine').build());
       await expect(repository.restore(created.id, 1, at(2))).rejects.toEqual(new SlugTakenError('mine'));
       await expect(repository.restore(created.id, 1, at(2), { versions: [1] })).rejects.toBeInstanceOf(
@@ -132,17 +156,22 @@ export function revisionsContract(open: OpenContractSubject): void {
       await expect(repository.findById(created.id)).resolves.toMatchObject({ slug: 'renamed', version: 2 });
       await expect(repository.listRevisions(created.id, {}).then((kept) => kept?.length)).resolves.toBe(1);
 
-      await repository.delete(taker.id, at(3));
+      await repository.delete(taker.id, at(3), undefined, ANY_WRITER);
       await expect(repository.restore(created.id, 1, at(4), { versions: [2] })).resolves.toMatchObject({
         slug: 'mine',
         version: 3,
       });
       // `*` (anyVersion) lets a write to an existing article through, whatever its version.
       await expect(
-        repository.update(created.id, someChanges().with({ title: 'any' }).build(), { versions: [], anyVersion: true }),
+        repository.update(
+          created.id,
+          someChanges().with({ title: 'any' }).build(),
+          { versions: [], anyVersion: true },
+          ANY_WRITER,
+        ),
       ).resolves.toMatchObject({ version: 4 });
       // A deleted article is at no version: a condition on one fails.
-      await repository.delete(created.id, at(5));
+      await repository.delete(created.id, at(5), undefined, ANY_WRITER);
       await expect(repository.restore(created.id, 1, at(6), { versions: [3] })).rejects.toBeInstanceOf(
         ArticleChangedError,
       );
@@ -160,6 +189,8 @@ export function revisionsContract(open: OpenContractSubject): void {
             .with({ title: `t${minute}` })
             .at(at(minute))
             .build(),
+          undefined,
+          ANY_WRITER,
         );
       }
       await expect(repository.deleteExpiredRevisions(at(3), 2)).resolves.toBe(2);

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { type ArticleRepository, type VisibleArticlesPage } from '../../../src/application';
 import { type Article, foldForSearch } from '../../../src/domain';
-import { aNewArticle, READ_MOMENT, someChanges } from '../../support/builders';
+import { ANY_WRITER, aNewArticle, READ_MOMENT, someChanges } from '../../support/builders';
 import { type OpenContractSubject, useContractSubject } from './subject';
 
 /** The text search of a page (q, folded by foldForSearch): what it finds and how it combines with the filters. */
@@ -131,19 +131,29 @@ export function searchContract(open: OpenContractSubject): void {
       );
       await expect(search('old')).resolves.toEqual([article.id]);
 
-      await repository.update(article.id, someChanges().with({ title: 'New title', content: 'new body' }).build());
+      await repository.update(
+        article.id,
+        someChanges().with({ title: 'New title', content: 'new body' }).build(),
+        undefined,
+        ANY_WRITER,
+      );
       // Still in the description, which the update left alone.
       await expect(search('old')).resolves.toEqual([article.id]);
       await expect(search('new body')).resolves.toEqual([article.id]);
       await expect(search('old body')).resolves.toEqual([]);
 
-      await repository.update(article.id, someChanges().with({ description: 'fresh', title: null }).build());
+      await repository.update(
+        article.id,
+        someChanges().with({ description: 'fresh', title: null }).build(),
+        undefined,
+        ANY_WRITER,
+      );
       await expect(search('old')).resolves.toEqual([]);
       await expect(search('title')).resolves.toEqual([]);
       await expect(search('fresh')).resolves.toEqual([article.id]);
 
       // An update that does not touch the text keeps it findable.
-      await repository.update(article.id, someChanges().replacingTags('t').build());
+      await repository.update(article.id, someChanges().replacingTags('t').build(), undefined, ANY_WRITER);
       await expect(search('fresh')).resolves.toEqual([article.id]);
     });
 
@@ -151,7 +161,7 @@ export function searchContract(open: OpenContractSubject): void {
       const kept = await withContent('needle one');
       const deleted = await withContent('needle two');
       await repository.create(aNewArticle().invisible().with({ content: 'needle three' }).build());
-      await repository.delete(deleted.id, new Date());
+      await repository.delete(deleted.id, new Date(), undefined, ANY_WRITER);
       await expect(search('needle')).resolves.toEqual([kept.id]);
       await expect(search('two')).resolves.toEqual([]);
     });

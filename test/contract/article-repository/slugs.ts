@@ -1,6 +1,6 @@
 import type { ArticleRepository } from '../../../src/application';
 import { type Article, SlugTakenError, slugWithSuffix } from '../../../src/domain';
-import { aNewArticle, READ_MOMENT, someChanges } from '../../support/builders';
+import { ANY_WRITER, aNewArticle, READ_MOMENT, someChanges } from '../../support/builders';
 import { type OpenContractSubject, useContractSubject } from './subject';
 
 /**
@@ -22,7 +22,7 @@ export function slugsContract(open: OpenContractSubject): void {
       const second = await titled('Hello World');
       const third = await titled('hello   world!');
       expect([first.slug, second.slug, third.slug]).toEqual(['hello-world', 'hello-world-2', 'hello-world-3']);
-      await repository.delete(second.id, new Date());
+      await repository.delete(second.id, new Date(), undefined, ANY_WRITER);
       await expect(titled('Hello, world')).resolves.toMatchObject({ slug: 'hello-world-2' });
       // A suffix cuts a long base so that the whole stays within 185 characters.
       const long = 'w'.repeat(100).split('').join(' ');
@@ -92,7 +92,7 @@ export function slugsContract(open: OpenContractSubject): void {
     it('keeps the slug when the title changes', async () => {
       const article = await titled('First title');
       await expect(
-        repository.update(article.id, someChanges().with({ title: 'Second' }).build()),
+        repository.update(article.id, someChanges().with({ title: 'Second' }).build(), undefined, ANY_WRITER),
       ).resolves.toMatchObject({
         slug: 'first-title',
       });
@@ -100,15 +100,20 @@ export function slugsContract(open: OpenContractSubject): void {
 
     it('a new slug keeps the old one leading to the article, through several renames', async () => {
       const article = await titled('Original');
-      const renamed = await repository.update(article.id, someChanges().withSlug('renamed').build());
+      const renamed = await repository.update(
+        article.id,
+        someChanges().withSlug('renamed').build(),
+        undefined,
+        ANY_WRITER,
+      );
       expect(renamed).toMatchObject({ slug: 'renamed', version: 2 });
-      await repository.update(article.id, someChanges().withSlug('final').build());
+      await repository.update(article.id, someChanges().withSlug('final').build(), undefined, ANY_WRITER);
       for (const old of ['original', 'renamed']) {
         await expect(repository.findBySlug(old)).resolves.toEqual({ found: 'earlier', id: article.id, slug: 'final' });
       }
       await expect(repository.findBySlug('final')).resolves.toMatchObject({ found: 'current' });
       // Back to an earlier slug: current again, and the one it left leads to it.
-      await repository.update(article.id, someChanges().withSlug('original').build());
+      await repository.update(article.id, someChanges().withSlug('original').build(), undefined, ANY_WRITER);
       await expect(repository.findBySlug('original')).resolves.toMatchObject({ found: 'current' });
       await expect(repository.findBySlug('final')).resolves.toEqual({
         found: 'earlier',
@@ -121,34 +126,34 @@ export function slugsContract(open: OpenContractSubject): void {
       const one = await titled('One');
       const two = await titled('Two');
       await expect(
-        repository.update(two.id, someChanges().withSlug('one').with({ title: 'x' }).build()),
+        repository.update(two.id, someChanges().withSlug('one').with({ title: 'x' }).build(), undefined, ANY_WRITER),
       ).rejects.toEqual(new SlugTakenError('one'));
       await expect(repository.findById(two.id)).resolves.toEqual(two);
       await expect(
-        repository.update(two.id, someChanges().withSlug('one').replacingTags('never').build()),
+        repository.update(two.id, someChanges().withSlug('one').replacingTags('never').build(), undefined, ANY_WRITER),
       ).rejects.toBeInstanceOf(SlugTakenError);
       expect(await repository.listTerms('tag')).toEqual([]);
 
       // One moves on; Two takes its earlier slug, which then leads to Two only.
-      await repository.update(one.id, someChanges().withSlug('one-moved').build());
-      await repository.update(two.id, someChanges().withSlug('one').build());
+      await repository.update(one.id, someChanges().withSlug('one-moved').build(), undefined, ANY_WRITER);
+      await repository.update(two.id, someChanges().withSlug('one').build(), undefined, ANY_WRITER);
       await expect(repository.findBySlug('one')).resolves.toMatchObject({ found: 'current', article: { id: two.id } });
       await expect(repository.findBySlug('two')).resolves.toEqual({ found: 'earlier', id: two.id, slug: 'one' });
     });
 
     it("frees a deleted article's slug and earlier slugs; an earlier slug a new article took ends its redirect", async () => {
       const gone = await titled('Gone');
-      await repository.update(gone.id, someChanges().withSlug('gone-renamed').build());
-      await repository.delete(gone.id, new Date());
+      await repository.update(gone.id, someChanges().withSlug('gone-renamed').build(), undefined, ANY_WRITER);
+      await repository.delete(gone.id, new Date(), undefined, ANY_WRITER);
       await expect(repository.findBySlug('gone')).resolves.toBeNull();
       await expect(repository.findBySlug('gone-renamed')).resolves.toBeNull();
       await expect(titled('Gone')).resolves.toMatchObject({ slug: 'gone' });
 
       const moved = await titled('Moved');
-      await repository.update(moved.id, someChanges().withSlug('moved-on').build());
+      await repository.update(moved.id, someChanges().withSlug('moved-on').build(), undefined, ANY_WRITER);
       const taker: Article = await repository.create(aNewArticle().withSlug('moved').build());
       await expect(repository.findBySlug('moved')).resolves.toEqual({ found: 'current', article: taker });
-      await repository.delete(taker.id, new Date());
+      await repository.delete(taker.id, new Date(), undefined, ANY_WRITER);
       // The slug is free again, and does not lead back to the article that had it before.
       await expect(repository.findBySlug('moved')).resolves.toBeNull();
     });

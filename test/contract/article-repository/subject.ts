@@ -1,8 +1,10 @@
-import type { ArticleRepository } from '../../../src/application';
+import type { ArticleRepository, KeyRepository } from '../../../src/application';
 
 /** One adapter's repository, opened on storage of its own. */
 export interface ContractSubject {
   repository: ArticleRepository;
+  /** The keys (and authors) of the same storage: the authors of its articles. */
+  keys: KeyRepository;
   /** Empties the storage between tests. */
   reset(): Promise<void>;
   close(): Promise<void>;
@@ -30,6 +32,24 @@ export function useContractSubject(open: OpenContractSubject, use: (repository: 
   });
 }
 
+/** As useContractSubject, handing `use` the whole subject: its articles and its keys, on one storage. */
+export function useContractStore(
+  open: OpenContractSubject,
+  use: (store: Pick<ContractSubject, 'repository' | 'keys'>) => void,
+): void {
+  let subject: ContractSubject;
+  beforeAll(async () => {
+    subject = await open();
+  });
+  beforeEach(async () => {
+    await subject.reset();
+    use({ repository: subject.repository, keys: subject.keys });
+  });
+  afterAll(async () => {
+    await subject.close();
+  });
+}
+
 /**
  * The subject `open` gives, opened at the first call and handed to every later one; each
  * caller's close leaves it open, and `closeShared` closes it. The behaviours of the contract
@@ -49,6 +69,9 @@ export function sharedContractSubject(open: OpenContractSubject): {
         // Read at each use: a reset may put a new repository in place (the in-memory adapter does).
         get repository() {
           return subject.repository;
+        },
+        get keys() {
+          return subject.keys;
         },
         reset: () => subject.reset(),
         close: async () => {},

@@ -1,6 +1,6 @@
 import type { ArticleRepository } from '../../../src/application';
 import { UnknownReferenceError } from '../../../src/domain';
-import { aNewArticle, READ_MOMENT, someChanges } from '../../support/builders';
+import { ANY_WRITER, aNewArticle, READ_MOMENT, someChanges } from '../../support/builders';
 import { type OpenContractSubject, useContractSubject } from './subject';
 import { termNames } from './term-names';
 
@@ -166,7 +166,7 @@ export function tagsAndCategoriesContract(open: OpenContractSubject): void {
 
     it('keeps a term when no article links it any more', async () => {
       const created = await repository.create(aNewArticle().withTags('lonely').build());
-      await repository.update(created.id, someChanges().replacingTags().build());
+      await repository.update(created.id, someChanges().replacingTags().build(), undefined, ANY_WRITER);
       await expect(repository.listTerms('tag')).resolves.toEqual([created.tags[0]]);
     });
   });

@@ -1,6 +1,6 @@
 import type { ArticleRepository } from '../../../src/application';
 import { UnknownReferenceError } from '../../../src/domain';
-import { aNewArticle, READ_MOMENT, someChanges } from '../../support/builders';
+import { ANY_WRITER, aNewArticle, READ_MOMENT, someChanges } from '../../support/builders';
 import { type OpenContractSubject, useContractSubject } from './subject';
 import { termNames } from './term-names';
 
@@ -18,6 +18,8 @@ export function updateContract(open: OpenContractSubject): void {
       const updated = await repository.update(
         created.id,
         someChanges().with({ title: 'new title' }).at(updatedAt).build(),
+        undefined,
+        ANY_WRITER,
       );
 
       expect(updated).toEqual({ ...created, title: 'new title', updatedAt, version: 2 });
@@ -27,21 +29,31 @@ export function updateContract(open: OpenContractSubject): void {
     it('with no field only refreshes updatedAt', async () => {
       const created = await repository.create(aNewArticle().build());
       const updatedAt = new Date(created.createdAt.getTime() + 1);
-      const updated = await repository.update(created.id, someChanges().at(updatedAt).build());
+      const updated = await repository.update(created.id, someChanges().at(updatedAt).build(), undefined, ANY_WRITER);
       expect(updated).toEqual({ ...created, updatedAt, version: 2 });
     });
 
     it('sets every writable field, title to null included', async () => {
       const created = await repository.create(aNewArticle().build());
       const fields = { title: null, description: 'new d', content: ' ', featured: true };
-      const updated = await repository.update(created.id, someChanges().with(fields).publishingOn(null).build());
+      const updated = await repository.update(
+        created.id,
+        someChanges().with(fields).publishingOn(null).build(),
+        undefined,
+        ANY_WRITER,
+      );
       expect(updated).toMatchObject({ ...fields, publishedAt: null });
       await expect(repository.findById(created.id)).resolves.toMatchObject({ ...fields, publishedAt: null });
     });
 
     it('replaces the whole set of links of a kind that is given, and only that kind', async () => {
       const created = await repository.create(aNewArticle().withTags('a', 'b').withCategories('c').build());
-      const updated = await repository.update(created.id, someChanges().replacingTags('b', 'x').build());
+      const updated = await repository.update(
+        created.id,
+        someChanges().replacingTags('b', 'x').build(),
+        undefined,
+        ANY_WRITER,
+      );
       expect(termNames(updated)).toEqual(['b', 'x']);
       expect(updated?.categories).toEqual(created.categories);
       expect(termNames(await repository.findById(created.id))).toEqual(['b', 'x']);
@@ -49,14 +61,24 @@ export function updateContract(open: OpenContractSubject): void {
 
     it('clears the links of a kind given as empty', async () => {
       const created = await repository.create(aNewArticle().withTags('a').withCategories('c').build());
-      const updated = await repository.update(created.id, someChanges().replacingTags().replacingCategories().build());
+      const updated = await repository.update(
+        created.id,
+        someChanges().replacingTags().replacingCategories().build(),
+        undefined,
+        ANY_WRITER,
+      );
       expect(updated?.tags).toEqual([]);
       expect(updated?.categories).toEqual([]);
       await expect(repository.findById(created.id)).resolves.toMatchObject({ tags: [], categories: [] });
     });
 
     it('answers null for an unknown id and creates nothing, not even named terms', async () => {
-      const result = await repository.update(9999, someChanges().with({ title: 'x' }).replacingTags('ghost').build());
+      const result = await repository.update(
+        9999,
+        someChanges().with({ title: 'x' }).replacingTags('ghost').build(),
+        undefined,
+        ANY_WRITER,
+      );
       expect(result).toBeNull();
       await expect(repository.listVisible({ moment: READ_MOMENT, limit: 100 })).resolves.toEqual([]);
       await expect(repository.listTerms('tag')).resolves.toEqual([]);
@@ -67,6 +89,8 @@ export function updateContract(open: OpenContractSubject): void {
       const attempt = repository.update(
         created.id,
         someChanges().with({ title: 'lost' }).replacingTags('new-one', { id: 'missing' }).build(),
+        undefined,
+        ANY_WRITER,
       );
       await expect(attempt).rejects.toBeInstanceOf(UnknownReferenceError);
       await expect(repository.findById(created.id)).resolves.toEqual(created);
@@ -78,8 +102,18 @@ export function updateContract(open: OpenContractSubject): void {
       const created = await repository.create(aNewArticle().build());
       const later = new Date(created.createdAt.getTime() + 5_000);
       const earlier = new Date(created.createdAt.getTime() + 1_000);
-      await repository.update(created.id, someChanges().with({ title: 'later' }).at(later).build());
-      const updated = await repository.update(created.id, someChanges().with({ title: 'earlier' }).at(earlier).build());
+      await repository.update(
+        created.id,
+        someChanges().with({ title: 'later' }).at(later).build(),
+        undefined,
+        ANY_WRITER,
+      );
+      const updated = await repository.update(
+        created.id,
+        someChanges().with({ title: 'earlier' }).at(earlier).build(),
+        undefined,
+        ANY_WRITER,
+      );
 
       expect(updated).toMatchObject({ title: 'earlier', updatedAt: later });
       await expect(repository.findById(created.id)).resolves.toMatchObject({ title: 'earlier', updatedAt: later });
@@ -97,6 +131,8 @@ export function updateContract(open: OpenContractSubject): void {
               .replacingTags(`tag ${index}`)
               .at(new Date(created.createdAt.getTime() + index + 1))
               .build(),
+            undefined,
+            ANY_WRITER,
           ),
         ),
       );

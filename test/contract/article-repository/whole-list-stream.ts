@@ -1,6 +1,6 @@
 import { type ArticleRepository, STREAM_CHUNK_SIZE } from '../../../src/application';
 import { type Article, foldForSearch } from '../../../src/domain';
-import { aNewArticle, READ_MOMENT, someChanges } from '../../support/builders';
+import { ANY_WRITER, aNewArticle, READ_MOMENT, someChanges } from '../../support/builders';
 import { type OpenContractSubject, useContractSubject } from './subject';
 
 /** The whole visible list read as a stream of chunks: the same articles a page-by-page read gives. */
@@ -106,7 +106,7 @@ export function wholeListStreamContract(open: OpenContractSubject): void {
       // Between two chunks the rest of the storage is free (SQLite: the stream has its own connection).
       const written = await repository.create(aNewArticle().withTags('during').build());
       await expect(
-        repository.update(written.id, someChanges().with({ title: 'changed' }).build()),
+        repository.update(written.id, someChanges().with({ title: 'changed' }).build(), undefined, ANY_WRITER),
       ).resolves.toMatchObject({ title: 'changed' });
       await expect(repository.findById(written.id)).resolves.toMatchObject({ title: 'changed' });
 

@@ -32,6 +32,7 @@ export function createArticleSuite(kind: StorageKind): void {
         status: 'published',
         featured: false,
         readingTime: 1,
+        author: null,
       });
     });
 

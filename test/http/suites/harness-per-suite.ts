@@ -43,6 +43,7 @@ export const ARTICLE_KEYS = [
   'status',
   'featured',
   'readingTime',
+  'author',
 ];
 
 export const failureBody = (message: string | RegExp) => ({

@@ -5,6 +5,7 @@ import { conditionalWritesSuite } from './conditional-writes.suite';
 import { createArticleSuite } from './create-article.suite';
 import { deleteArticleSuite } from './delete-article.suite';
 import { idempotentCreatesSuite } from './idempotent-creates.suite';
+import { keysAndRolesSuite } from './keys-and-roles.suite';
 import { pagesAndFiltersSuite } from './pages-and-filters.suite';
 import { publishingSuite } from './publishing.suite';
 import { readRoutesSuite } from './read-routes.suite';
@@ -31,5 +32,6 @@ export function describeHttpApi(kind: StorageKind): void {
     revisionsSuite(kind);
     streamedListSuite(kind);
     routingSuite(kind);
+    keysAndRolesSuite(kind);
   });
 }

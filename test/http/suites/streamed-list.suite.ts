@@ -1,4 +1,5 @@
 import { CreateArticle, STREAM_CHUNK_SIZE } from '../../../src/application';
+import { OPEN_ACTOR } from '../../../src/domain';
 import type { StorageKind } from '../../support/http-harness';
 import { useHarness } from './harness-per-suite';
 
@@ -14,13 +15,16 @@ export function streamedListSuite(kind: StorageKind): void {
     async function seedMany(): Promise<void> {
       const createArticle = harness().container.get(CreateArticle);
       for (let n = 0; n < MANY; n++) {
-        await createArticle.execute({
-          title: `a${n}`,
-          content: `content ${n} "quoted" \\ \u2028 😀`,
-          visible: n % 11 !== 3,
-          tag: n % 3 === 0 ? [{ name: 'third' }] : [],
-          category: n % 2 === 0 ? [{ name: 'even' }] : [],
-        });
+        await createArticle.execute(
+          {
+            title: `a${n}`,
+            content: `content ${n} "quoted" \\ \u2028 😀`,
+            visible: n % 11 !== 3,
+            tag: n % 3 === 0 ? [{ name: 'third' }] : [],
+            category: n % 2 === 0 ? [{ name: 'even' }] : [],
+          },
+          OPEN_ACTOR,
+        );
       }
     }
 

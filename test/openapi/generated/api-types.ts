@@ -90,6 +90,27 @@ export interface paths {
      */
     get: operations['listCategories'];
   };
+  '/key/create': {
+    /**
+     * Create a key
+     * @description A key for an author (found by name, or created) with a role. The answer holds its token, shown this once: only its SHA-256 is stored.
+     */
+    post: operations['createKey'];
+  };
+  '/key': {
+    /**
+     * List the keys
+     * @description Every key, oldest first, revoked and expired ones included; never a token.
+     */
+    get: operations['listKeys'];
+  };
+  '/key/revoke': {
+    /**
+     * Revoke a key
+     * @description Refused at once by this instance and within a second by every other; revoking it again keeps its first time.
+     */
+    post: operations['revokeKey'];
+  };
   '/health': {
     /**
      * The process is alive
@@ -286,6 +307,43 @@ export interface components {
     };
     /**
      * @example {
+     *   "author": "Ada Lovelace",
+     *   "role": "author",
+     *   "expiresInDays": 90
+     * }
+     */
+    CreateKeyBody: {
+      /**
+       * @description The author the key writes as: found by name, or created (trimmed; 1 to 64 characters)
+       * @example Ada Lovelace
+       */
+      author: string;
+      /**
+       * @description What the key may do
+       * @example author
+       * @enum {string}
+       */
+      role: 'contributor' | 'author' | 'editor' | 'admin';
+      /**
+       * @description Days until the key expires (fractions allowed); absent: never
+       * @example 90
+       */
+      expiresInDays?: number;
+    };
+    /**
+     * @example {
+     *   "id": "k1x9a2b3c4d5e6f7g8h9i0j1"
+     * }
+     */
+    RevokeKeyBody: {
+      /**
+       * @description The id `POST /key/create` answered
+       * @example k1x9a2b3c4d5e6f7g8h9i0j1
+       */
+      id: string;
+    };
+    /**
+     * @example {
      *   "id": 1,
      *   "title": "Hello",
      *   "description": "这篇文章还没有介绍...",
@@ -311,7 +369,12 @@ export interface components {
      *   "publishedAt": "2026-11-22T01:58:58.672Z",
      *   "status": "published",
      *   "featured": false,
-     *   "readingTime": 1
+     *   "readingTime": 1,
+     *   "author": {
+     *     "id": "a8k2m4p6r8t0v2x4z6b8d0f2",
+     *     "name": "Ada Lovelace",
+     *     "slug": "ada-lovelace"
+     *   }
      * }
      */
     Article: {
@@ -362,6 +425,8 @@ export interface components {
        * @example 1
        */
       readingTime: number;
+      /** @description null: created without a key */
+      author: components['schemas']['Author'] | null;
     };
     /**
      * @description A tag or a category
@@ -381,6 +446,22 @@ export interface components {
       name: string;
       /** @example Typed JavaScript */
       description: string | null;
+    };
+    /**
+     * @description Who wrote an article: the author of the key that created it
+     * @example {
+     *   "id": "a8k2m4p6r8t0v2x4z6b8d0f2",
+     *   "name": "Ada Lovelace",
+     *   "slug": "ada-lovelace"
+     * }
+     */
+    Author: {
+      /** @example a8k2m4p6r8t0v2x4z6b8d0f2 */
+      id: string;
+      /** @example Ada Lovelace */
+      name: string;
+      /** @example ada-lovelace */
+      slug: string;
     };
     /**
      * @example {
@@ -447,7 +528,12 @@ export interface components {
      *     "publishedAt": "2026-11-22T01:58:58.672Z",
      *     "status": "published",
      *     "featured": false,
-     *     "readingTime": 1
+     *     "readingTime": 1,
+     *     "author": {
+     *       "id": "a8k2m4p6r8t0v2x4z6b8d0f2",
+     *       "name": "Ada Lovelace",
+     *       "slug": "ada-lovelace"
+     *     }
      *   }
      * }
      */
@@ -462,6 +548,98 @@ export interface components {
       replacedAt: string;
       /** @description The article as it was just before; its status as it was then */
       article: components['schemas']['Article'];
+    };
+    /**
+     * @description A new key with its token
+     * @example {
+     *   "id": "k1x9a2b3c4d5e6f7g8h9i0j1",
+     *   "author": {
+     *     "id": "a8k2m4p6r8t0v2x4z6b8d0f2",
+     *     "name": "Ada Lovelace",
+     *     "slug": "ada-lovelace"
+     *   },
+     *   "role": "author",
+     *   "prefix": "blog_Xy3kP9q",
+     *   "createdAt": "2026-11-27T10:00:00.000Z",
+     *   "expiresAt": null,
+     *   "token": "blog_Xy3kP9qLmN0pQrStUvWxYz0123456789abcdefghij"
+     * }
+     */
+    CreatedKey: {
+      /** @example k1x9a2b3c4d5e6f7g8h9i0j1 */
+      id: string;
+      author: components['schemas']['Author'];
+      /** @enum {string} */
+      role: 'contributor' | 'author' | 'editor' | 'admin';
+      /**
+       * @description The bearer token: shown here once, stored nowhere (only its SHA-256)
+       * @example blog_Xy3kP9qLmN0pQrStUvWxYz0123456789abcdefghij
+       */
+      token: string;
+      /**
+       * @description The token's first 12 characters, to tell keys apart
+       * @example blog_Xy3kP9q
+       */
+      prefix: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-27T10:00:00.000Z
+       */
+      createdAt: string;
+      /**
+       * @description null: never expires
+       * @example null
+       */
+      expiresAt: string | null;
+    };
+    /**
+     * @description A key, never its token
+     * @example {
+     *   "id": "k1x9a2b3c4d5e6f7g8h9i0j1",
+     *   "author": {
+     *     "id": "a8k2m4p6r8t0v2x4z6b8d0f2",
+     *     "name": "Ada Lovelace",
+     *     "slug": "ada-lovelace"
+     *   },
+     *   "role": "author",
+     *   "prefix": "blog_Xy3kP9q",
+     *   "createdAt": "2026-11-27T10:00:00.000Z",
+     *   "expiresAt": null,
+     *   "revokedAt": null,
+     *   "lastUsedAt": "2026-11-27T10:00:00.000Z"
+     * }
+     */
+    Key: {
+      /** @example k1x9a2b3c4d5e6f7g8h9i0j1 */
+      id: string;
+      author: components['schemas']['Author'];
+      /** @enum {string} */
+      role: 'contributor' | 'author' | 'editor' | 'admin';
+      /**
+       * @description The token's first 12 characters, to tell keys apart
+       * @example blog_Xy3kP9q
+       */
+      prefix: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-27T10:00:00.000Z
+       */
+      createdAt: string;
+      /**
+       * @description null: never expires
+       * @example null
+       */
+      expiresAt: string | null;
+      /**
+       * @description null: not revoked
+       * @example null
+       */
+      revokedAt: string | null;
+      /**
+       * @description When a request last carried it, recorded up to a minute late
+       * @example 2026-11-27T10:00:00.000Z
+       */
+      lastUsedAt: string | null;
     };
     /**
      * @example {
@@ -567,7 +745,7 @@ export interface operations {
           'application/json': components['schemas']['Failure'];
         };
       };
-      /** @description Missing or wrong bearer token */
+      /** @description A bearer token that is no valid key (unknown, expired or revoked); No key or API token while keys or API_TOKEN exist */
       401: {
         headers: {
           /** @description The request's id: yours from X-Request-Id, or a new UUID */
@@ -578,6 +756,20 @@ export interface operations {
           'RateLimit-Policy'?: string;
           /** @description The scheme the write needs */
           'WWW-Authenticate': 'Bearer';
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description The key's role does not allow this write; the message says what */
+      403: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
         };
         content: {
           'application/json': components['schemas']['Failure'];
@@ -639,7 +831,7 @@ export interface operations {
           'application/json': components['schemas']['Failure'];
         };
       };
-      /** @description Over RATE_LIMIT_PER_MINUTE for this client */
+      /** @description Over 20 failed authentications a minute from this address; Over RATE_LIMIT_PER_MINUTE for this client */
       429: {
         headers: {
           /** @description The request's id: yours from X-Request-Id, or a new UUID */
@@ -745,7 +937,7 @@ export interface operations {
           'application/json': components['schemas']['Failure'];
         };
       };
-      /** @description Missing or wrong bearer token */
+      /** @description A bearer token that is no valid key (unknown, expired or revoked); No key or API token while keys or API_TOKEN exist */
       401: {
         headers: {
           /** @description The request's id: yours from X-Request-Id, or a new UUID */
@@ -756,6 +948,20 @@ export interface operations {
           'RateLimit-Policy'?: string;
           /** @description The scheme the write needs */
           'WWW-Authenticate': 'Bearer';
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description The key's role does not allow this write; the message says what */
+      403: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
         };
         content: {
           'application/json': components['schemas']['Failure'];
@@ -831,7 +1037,7 @@ export interface operations {
           'application/json': components['schemas']['Failure'];
         };
       };
-      /** @description Over RATE_LIMIT_PER_MINUTE for this client */
+      /** @description Over 20 failed authentications a minute from this address; Over RATE_LIMIT_PER_MINUTE for this client */
       429: {
         headers: {
           /** @description The request's id: yours from X-Request-Id, or a new UUID */
@@ -935,7 +1141,7 @@ export interface operations {
           'application/json': components['schemas']['Failure'];
         };
       };
-      /** @description Missing or wrong bearer token */
+      /** @description A bearer token that is no valid key (unknown, expired or revoked); No key or API token while keys or API_TOKEN exist */
       401: {
         headers: {
           /** @description The request's id: yours from X-Request-Id, or a new UUID */
@@ -946,6 +1152,20 @@ export interface operations {
           'RateLimit-Policy'?: string;
           /** @description The scheme the write needs */
           'WWW-Authenticate': 'Bearer';
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description The key's role does not allow this write; the message says what */
+      403: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
         };
         content: {
           'application/json': components['schemas']['Failure'];
@@ -1007,7 +1227,7 @@ export interface operations {
           'application/json': components['schemas']['Failure'];
         };
       };
-      /** @description Over RATE_LIMIT_PER_MINUTE for this client */
+      /** @description Over 20 failed authentications a minute from this address; Over RATE_LIMIT_PER_MINUTE for this client */
       429: {
         headers: {
           /** @description The request's id: yours from X-Request-Id, or a new UUID */
@@ -1113,7 +1333,7 @@ export interface operations {
           'application/json': components['schemas']['Failure'];
         };
       };
-      /** @description Missing or wrong bearer token */
+      /** @description A bearer token that is no valid key (unknown, expired or revoked); No key or API token while keys or API_TOKEN exist */
       401: {
         headers: {
           /** @description The request's id: yours from X-Request-Id, or a new UUID */
@@ -1124,6 +1344,20 @@ export interface operations {
           'RateLimit-Policy'?: string;
           /** @description The scheme the write needs */
           'WWW-Authenticate': 'Bearer';
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description The key's role does not allow this write; the message says what */
+      403: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
         };
         content: {
           'application/json': components['schemas']['Failure'];
@@ -1199,7 +1433,7 @@ export interface operations {
           'application/json': components['schemas']['Failure'];
         };
       };
-      /** @description Over RATE_LIMIT_PER_MINUTE for this client */
+      /** @description Over 20 failed authentications a minute from this address; Over RATE_LIMIT_PER_MINUTE for this client */
       429: {
         headers: {
           /** @description The request's id: yours from X-Request-Id, or a new UUID */
@@ -1268,6 +1502,8 @@ export interface operations {
         category?: string;
         /** @description Only featured articles (`true`) or only the others (`false`) */
         featured?: 'true' | 'false';
+        /** @description Only articles of the author with this slug (an author's `slug`; an unknown one matches nothing) */
+        author?: string;
         /** @description Only articles whose title, description or content contains this text, ignoring case (JavaScript's toLowerCase); trimmed, then 1 to 100 characters; every character is literal, inner spaces included */
         q?: string;
       };
@@ -1324,7 +1560,23 @@ export interface operations {
           'application/json': components['schemas']['Failure'];
         };
       };
-      /** @description Over RATE_LIMIT_PER_MINUTE for this client */
+      /** @description A bearer token that is no valid key (unknown, expired or revoked) */
+      401: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+          /** @description The scheme the write needs */
+          'WWW-Authenticate': 'Bearer';
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description Over 20 failed authentications a minute from this address; Over RATE_LIMIT_PER_MINUTE for this client */
       429: {
         headers: {
           /** @description The request's id: yours from X-Request-Id, or a new UUID */
@@ -1458,6 +1710,22 @@ export interface operations {
           'application/json': components['schemas']['Failure'];
         };
       };
+      /** @description A bearer token that is no valid key (unknown, expired or revoked) */
+      401: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+          /** @description The scheme the write needs */
+          'WWW-Authenticate': 'Bearer';
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
       /** @description no article has, or had, this slug */
       404: {
         headers: {
@@ -1472,7 +1740,7 @@ export interface operations {
           'application/json': components['schemas']['Failure'];
         };
       };
-      /** @description Over RATE_LIMIT_PER_MINUTE for this client */
+      /** @description Over 20 failed authentications a minute from this address; Over RATE_LIMIT_PER_MINUTE for this client */
       429: {
         headers: {
           /** @description The request's id: yours from X-Request-Id, or a new UUID */
@@ -1580,6 +1848,22 @@ export interface operations {
           'application/json': components['schemas']['Failure'];
         };
       };
+      /** @description A bearer token that is no valid key (unknown, expired or revoked) */
+      401: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+          /** @description The scheme the write needs */
+          'WWW-Authenticate': 'Bearer';
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
       /** @description no article has, or had, this id */
       404: {
         headers: {
@@ -1594,7 +1878,7 @@ export interface operations {
           'application/json': components['schemas']['Failure'];
         };
       };
-      /** @description Over RATE_LIMIT_PER_MINUTE for this client */
+      /** @description Over 20 failed authentications a minute from this address; Over RATE_LIMIT_PER_MINUTE for this client */
       429: {
         headers: {
           /** @description The request's id: yours from X-Request-Id, or a new UUID */
@@ -1702,6 +1986,22 @@ export interface operations {
           'application/json': components['schemas']['Failure'];
         };
       };
+      /** @description A bearer token that is no valid key (unknown, expired or revoked) */
+      401: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+          /** @description The scheme the write needs */
+          'WWW-Authenticate': 'Bearer';
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
       /** @description the path is a write route (`/article/create`, `/article/update`, `/article/delete`, `/article/restore`) asked with GET: an unknown route */
       404: {
         headers: {
@@ -1716,7 +2016,7 @@ export interface operations {
           'application/json': components['schemas']['Failure'];
         };
       };
-      /** @description Over RATE_LIMIT_PER_MINUTE for this client */
+      /** @description Over 20 failed authentications a minute from this address; Over RATE_LIMIT_PER_MINUTE for this client */
       429: {
         headers: {
           /** @description The request's id: yours from X-Request-Id, or a new UUID */
@@ -1799,7 +2099,7 @@ export interface operations {
           };
         };
       };
-      /** @description Missing or wrong bearer token */
+      /** @description A bearer token that is no valid key (unknown, expired or revoked); No key or API token while keys or API_TOKEN exist */
       401: {
         headers: {
           /** @description The request's id: yours from X-Request-Id, or a new UUID */
@@ -1815,7 +2115,21 @@ export interface operations {
           'application/json': components['schemas']['Failure'];
         };
       };
-      /** @description Over RATE_LIMIT_PER_MINUTE for this client */
+      /** @description The key's role does not allow this write; the message says what */
+      403: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description Over 20 failed authentications a minute from this address; Over RATE_LIMIT_PER_MINUTE for this client */
       429: {
         headers: {
           /** @description The request's id: yours from X-Request-Id, or a new UUID */
@@ -1898,7 +2212,23 @@ export interface operations {
           };
         };
       };
-      /** @description Over RATE_LIMIT_PER_MINUTE for this client */
+      /** @description A bearer token that is no valid key (unknown, expired or revoked) */
+      401: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+          /** @description The scheme the write needs */
+          'WWW-Authenticate': 'Bearer';
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description Over 20 failed authentications a minute from this address; Over RATE_LIMIT_PER_MINUTE for this client */
       429: {
         headers: {
           /** @description The request's id: yours from X-Request-Id, or a new UUID */
@@ -1981,7 +2311,470 @@ export interface operations {
           };
         };
       };
-      /** @description Over RATE_LIMIT_PER_MINUTE for this client */
+      /** @description A bearer token that is no valid key (unknown, expired or revoked) */
+      401: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+          /** @description The scheme the write needs */
+          'WWW-Authenticate': 'Bearer';
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description Over 20 failed authentications a minute from this address; Over RATE_LIMIT_PER_MINUTE for this client */
+      429: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+          /** @description Seconds until the current minute of the rate limit ends */
+          'Retry-After': string;
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description Unexpected error ("Internal error") */
+      500: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description Storage unavailable; retry later */
+      503: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+          /** @description Seconds to wait before retrying (storage unavailable, a failover under way, shutting down) */
+          'Retry-After': string;
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+    };
+  };
+  /**
+   * Create a key
+   * @description A key for an author (found by name, or created) with a role. The answer holds its token, shown this once: only its SHA-256 is stored.
+   */
+  createKey: {
+    parameters: {
+      header?: {
+        /** @description Your id for this request (1 to 128 of `A-Z a-z 0-9 _ . : -`): echoed in the answer and carried by the log line; any other value is replaced by a new UUID */
+        'X-Request-Id'?: string;
+      };
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateKeyBody'];
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @example 10000
+             * @constant
+             */
+            statusCode: 10000;
+            data: components['schemas']['CreatedKey'];
+            /** @constant */
+            message: 'Success';
+          };
+        };
+      };
+      /** @description Invalid input; the message names the field */
+      400: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description A bearer token that is no valid key (unknown, expired or revoked); No key or API token while keys or API_TOKEN exist; no key or API token, including while neither exists (the first admin key comes from `npm run keys`) */
+      401: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+          /** @description The scheme the write needs */
+          'WWW-Authenticate': 'Bearer';
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description The key's role does not allow this write; the message says what; the key is not an admin */
+      403: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description Body over BODY_LIMIT */
+      413: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description Over 20 failed authentications a minute from this address; Over RATE_LIMIT_PER_MINUTE for this client */
+      429: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+          /** @description Seconds until the current minute of the rate limit ends */
+          'Retry-After': string;
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description Unexpected error ("Internal error") */
+      500: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description Storage unavailable; retry later */
+      503: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+          /** @description Seconds to wait before retrying (storage unavailable, a failover under way, shutting down) */
+          'Retry-After': string;
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+    };
+  };
+  /**
+   * List the keys
+   * @description Every key, oldest first, revoked and expired ones included; never a token.
+   */
+  listKeys: {
+    parameters: {
+      header?: {
+        /** @description Your id for this request (1 to 128 of `A-Z a-z 0-9 _ . : -`): echoed in the answer and carried by the log line; any other value is replaced by a new UUID */
+        'X-Request-Id'?: string;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @example 10000
+             * @constant
+             */
+            statusCode: 10000;
+            data: components['schemas']['Key'][];
+            /** @constant */
+            message: 'Success';
+          };
+        };
+      };
+      /** @description A bearer token that is no valid key (unknown, expired or revoked); no key or API token, including while neither exists (the first admin key comes from `npm run keys`) */
+      401: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+          /** @description The scheme the write needs */
+          'WWW-Authenticate': 'Bearer';
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description the key is not an admin */
+      403: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description Over 20 failed authentications a minute from this address; Over RATE_LIMIT_PER_MINUTE for this client */
+      429: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+          /** @description Seconds until the current minute of the rate limit ends */
+          'Retry-After': string;
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description Unexpected error ("Internal error") */
+      500: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description Storage unavailable; retry later */
+      503: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+          /** @description Seconds to wait before retrying (storage unavailable, a failover under way, shutting down) */
+          'Retry-After': string;
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+    };
+  };
+  /**
+   * Revoke a key
+   * @description Refused at once by this instance and within a second by every other; revoking it again keeps its first time.
+   */
+  revokeKey: {
+    parameters: {
+      header?: {
+        /** @description Your id for this request (1 to 128 of `A-Z a-z 0-9 _ . : -`): echoed in the answer and carried by the log line; any other value is replaced by a new UUID */
+        'X-Request-Id'?: string;
+      };
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['RevokeKeyBody'];
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @example 10000
+             * @constant
+             */
+            statusCode: 10000;
+            data: components['schemas']['Key'];
+            /** @constant */
+            message: 'Success';
+          };
+        };
+      };
+      /** @description Invalid input; the message names the field */
+      400: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description A bearer token that is no valid key (unknown, expired or revoked); No key or API token while keys or API_TOKEN exist; no key or API token, including while neither exists (the first admin key comes from `npm run keys`) */
+      401: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+          /** @description The scheme the write needs */
+          'WWW-Authenticate': 'Bearer';
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description The key's role does not allow this write; the message says what; the key is not an admin */
+      403: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description no key has this id */
+      404: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description Body over BODY_LIMIT */
+      413: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description Over 20 failed authentications a minute from this address; Over RATE_LIMIT_PER_MINUTE for this client */
       429: {
         headers: {
           /** @description The request's id: yours from X-Request-Id, or a new UUID */

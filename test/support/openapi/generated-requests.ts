@@ -120,7 +120,8 @@ function bodyArbitrary(document: OpenApiDocument, schema: JsonSchema, known: Kno
   return fc.tuple(schemaArbitrary(schema, resolverOf(document)), fc.nat()).map(([body, choice]) => {
     if (body === null || typeof body !== 'object' || Array.isArray(body)) return body;
     const withIds = withKnownTermIds(body as Record<string, unknown>, known, choice);
-    return choice % 2 === 0 && 'id' in withIds ? { ...withIds, id: known.articleId } : withIds;
+    // An article's id is a number; a key's (POST /key/revoke) is a string, never an article's.
+    return choice % 2 === 0 && typeof withIds.id === 'number' ? { ...withIds, id: known.articleId } : withIds;
   });
 }
 

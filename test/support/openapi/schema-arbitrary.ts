@@ -19,6 +19,7 @@ export interface JsonSchema {
   format?: string;
   minimum?: number;
   maximum?: number;
+  exclusiveMinimum?: number;
   /** Only `{required}` on an object and `{pattern}` on a string: values matching it are left out. */
   not?: Pick<JsonSchema, 'required' | 'pattern'>;
 }
@@ -117,6 +118,14 @@ export function schemaArbitrary(
       return fc.boolean();
     case 'integer':
       return fc.integer({ min: schema.minimum ?? -(2 ** 31), max: schema.maximum ?? 2 ** 31 - 1 });
+    case 'number':
+      return fc.double({
+        min: schema.exclusiveMinimum ?? schema.minimum ?? -1e9,
+        minExcluded: schema.exclusiveMinimum !== undefined,
+        max: schema.maximum ?? 1e9,
+        noNaN: true,
+        noDefaultInfinity: true,
+      });
     case 'string':
       return stringArbitrary(schema, unit);
     case 'array':

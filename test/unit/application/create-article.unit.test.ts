@@ -1,5 +1,5 @@
 import { CreateArticle, type CreateArticleInput, ListTags, ListVisibleArticles } from '../../../src/application';
-import { UnknownReferenceError, ValidationError } from '../../../src/domain';
+import { OPEN_ACTOR, UnknownReferenceError, ValidationError } from '../../../src/domain';
 import { InMemoryArticleRepository } from '../../../src/infrastructure/persistence/memory/in-memory-article-repository';
 import { aCreateInput } from '../../support/builders';
 import { TestClock } from '../../support/test-clock';
@@ -19,7 +19,7 @@ describe('CreateArticle', () => {
   });
 
   it('applies the defaults and stamps createdAt and updatedAt with the clock time', async () => {
-    const created = await createArticle.execute({ content: 'c' });
+    const created = await createArticle.execute({ content: 'c' }, OPEN_ACTOR);
 
     expect(created).toEqual({
       id: 1,
@@ -34,14 +34,18 @@ describe('CreateArticle', () => {
       createdAt: new Date('2026-05-06T07:08:09.123Z'),
       updatedAt: new Date('2026-05-06T07:08:09.123Z'),
       version: 1,
+      author: null,
     });
     await expect(repository.findById(created.id)).resolves.toEqual(created);
   });
 
   it('stores the given fields and gives increasing ids', async () => {
-    const first = await createArticle.execute(aCreateInput());
+    const first = await createArticle.execute(aCreateInput(), OPEN_ACTOR);
     clock.advance(1000);
-    const second = await createArticle.execute(aCreateInput({ title: 'T', description: 'D', visible: false }));
+    const second = await createArticle.execute(
+      aCreateInput({ title: 'T', description: 'D', visible: false }),
+      OPEN_ACTOR,
+    );
 
     expect(second).toMatchObject({
       id: first.id + 1,
@@ -59,6 +63,7 @@ describe('CreateArticle', () => {
         tag: [{ name: ' b ' }, { name: 'B', description: 'upper' }, { name: 'b' }],
         category: [{ name: 'x' }],
       }),
+      OPEN_ACTOR,
     );
 
     expect(created.tags).toEqual([
@@ -69,9 +74,9 @@ describe('CreateArticle', () => {
   });
 
   it('links an existing tag by id', async () => {
-    const [tag] = (await createArticle.execute(aCreateInput({ tag: [{ name: 'TS' }] }))).tags;
+    const [tag] = (await createArticle.execute(aCreateInput({ tag: [{ name: 'TS' }] }), OPEN_ACTOR)).tags;
 
-    const created = await createArticle.execute(aCreateInput({ tag: [{ id: tag?.id ?? '' }] }));
+    const created = await createArticle.execute(aCreateInput({ tag: [{ id: tag?.id ?? '' }] }), OPEN_ACTOR);
 
     expect(created.tags).toEqual([tag]);
   });
@@ -79,14 +84,14 @@ describe('CreateArticle', () => {
   it('reports invalid input as a rejected promise, not a synchronous throw', async () => {
     let promise: Promise<unknown> | undefined;
     expect(() => {
-      promise = createArticle.execute({ content: '' });
+      promise = createArticle.execute({ content: '' }, OPEN_ACTOR);
     }).not.toThrow();
     await expect(promise).rejects.toThrow(ValidationError);
   });
 
   it('rejects invalid input with a ValidationError before writing anything', async () => {
     // Wrapped in an async function so that this test checks what is written, whichever way it fails.
-    const attempt = async (input: CreateArticleInput) => createArticle.execute(input);
+    const attempt = async (input: CreateArticleInput) => createArticle.execute(input, OPEN_ACTOR);
 
     await expect(attempt({ content: '', tag: [{ name: 'new-tag' }] })).rejects.toThrow(ValidationError);
     await expect(attempt({ content: 'c', title: 'x'.repeat(201) })).rejects.toThrow(
@@ -104,7 +109,7 @@ describe('CreateArticle', () => {
   });
 
   it('rejects an unknown tag id and writes neither the article nor the named tags', async () => {
-    const attempt = createArticle.execute(aCreateInput({ tag: [{ name: 'fresh' }, { id: 'no-such-id' }] }));
+    const attempt = createArticle.execute(aCreateInput({ tag: [{ name: 'fresh' }, { id: 'no-such-id' }] }), OPEN_ACTOR);
 
     await expect(attempt).rejects.toThrow(UnknownReferenceError);
     await expect(attempt).rejects.toThrow('tag: no tag with id "no-such-id"');

@@ -1,5 +1,5 @@
 import { CreateArticle, DeleteArticle, ListTags, ListVisibleArticles, UpdateArticle } from '../../../src/application';
-import { type Article, ArticleChangedError, ArticleNotFoundError } from '../../../src/domain';
+import { type Article, ArticleChangedError, ArticleNotFoundError, OPEN_ACTOR } from '../../../src/domain';
 import { InMemoryArticleRepository } from '../../../src/infrastructure/persistence/memory/in-memory-article-repository';
 import { aCreateInput } from '../../support/builders';
 import { TestClock } from '../../support/test-clock';
@@ -14,12 +14,15 @@ describe('DeleteArticle', () => {
     repository = new InMemoryArticleRepository();
     deleteArticle = new DeleteArticle(repository, new TestClock());
     const createArticle = new CreateArticle(repository, new TestClock());
-    existing = await createArticle.execute(aCreateInput({ tag: [{ name: 'ts' }], category: [{ name: 'dev' }] }));
-    other = await createArticle.execute(aCreateInput({ tag: [{ name: 'ts' }] }));
+    existing = await createArticle.execute(
+      aCreateInput({ tag: [{ name: 'ts' }], category: [{ name: 'dev' }] }),
+      OPEN_ACTOR,
+    );
+    other = await createArticle.execute(aCreateInput({ tag: [{ name: 'ts' }] }), OPEN_ACTOR);
   });
 
   it('deletes the article, answers it as it was, and leaves its tags and categories', async () => {
-    await expect(deleteArticle.execute({ id: existing.id })).resolves.toEqual(existing);
+    await expect(deleteArticle.execute({ id: existing.id }, OPEN_ACTOR)).resolves.toEqual(existing);
 
     await expect(repository.findById(existing.id)).resolves.toBeNull();
     await expect(new ListVisibleArticles(repository, new TestClock()).execute()).resolves.toEqual([other]);
@@ -28,7 +31,7 @@ describe('DeleteArticle', () => {
   });
 
   it('rejects a missing id with ArticleNotFoundError and changes nothing', async () => {
-    const attempt = deleteArticle.execute({ id: 999 });
+    const attempt = deleteArticle.execute({ id: 999 }, OPEN_ACTOR);
 
     await expect(attempt).rejects.toThrow(ArticleNotFoundError);
     await expect(attempt).rejects.toMatchObject({ message: 'article 999 does not exist' });
@@ -36,19 +39,21 @@ describe('DeleteArticle', () => {
   });
 
   it('a second delete of the same id is a not-found', async () => {
-    await deleteArticle.execute({ id: existing.id });
-    await expect(deleteArticle.execute({ id: existing.id })).rejects.toThrow(ArticleNotFoundError);
+    await deleteArticle.execute({ id: existing.id }, OPEN_ACTOR);
+    await expect(deleteArticle.execute({ id: existing.id }, OPEN_ACTOR)).rejects.toThrow(ArticleNotFoundError);
   });
 
   it('with expected versions, deletes only an article at one of them', async () => {
-    await new UpdateArticle(repository, new TestClock()).execute({ id: existing.id, title: 'changed' });
+    await new UpdateArticle(repository, new TestClock()).execute({ id: existing.id, title: 'changed' }, OPEN_ACTOR);
 
-    await expect(deleteArticle.execute({ id: existing.id, expected: { versions: [1] } })).rejects.toThrow(
+    await expect(deleteArticle.execute({ id: existing.id, expected: { versions: [1] } }, OPEN_ACTOR)).rejects.toThrow(
       ArticleChangedError,
     );
     await expect(repository.findById(existing.id)).resolves.toMatchObject({ title: 'changed', version: 2 });
 
-    await expect(deleteArticle.execute({ id: existing.id, expected: { versions: [1, 2] } })).resolves.toMatchObject({
+    await expect(
+      deleteArticle.execute({ id: existing.id, expected: { versions: [1, 2] } }, OPEN_ACTOR),
+    ).resolves.toMatchObject({
       id: existing.id,
       version: 2,
     });

@@ -1,4 +1,5 @@
 import { CreateArticle, ListCategories, ListTags, UpdateArticle } from '../../../src/application';
+import { OPEN_ACTOR } from '../../../src/domain';
 import { InMemoryArticleRepository } from '../../../src/infrastructure/persistence/memory/in-memory-article-repository';
 import { aCreateInput } from '../../support/builders';
 import { TestClock } from '../../support/test-clock';
@@ -18,9 +19,10 @@ describe('ListTags and ListCategories', () => {
   });
 
   it('lists every tag ordered by name in code-point order', async () => {
-    await createArticle.execute(aCreateInput({ tag: [{ name: '😀' }, { name: 'ｚ' }, { name: 'a' }] }));
+    await createArticle.execute(aCreateInput({ tag: [{ name: '😀' }, { name: 'ｚ' }, { name: 'a' }] }), OPEN_ACTOR);
     await createArticle.execute(
       aCreateInput({ tag: [{ name: 'é' }, { name: 'B', description: 'bee' }, { name: 'a' }] }),
+      OPEN_ACTOR,
     );
 
     const tags = await new ListTags(repository).execute();
@@ -30,15 +32,18 @@ describe('ListTags and ListCategories', () => {
   });
 
   it('keeps tags and categories apart', async () => {
-    await createArticle.execute(aCreateInput({ tag: [{ name: 'only-tag' }], category: [{ name: 'only-category' }] }));
+    await createArticle.execute(
+      aCreateInput({ tag: [{ name: 'only-tag' }], category: [{ name: 'only-category' }] }),
+      OPEN_ACTOR,
+    );
 
     await expect(new ListTags(repository).execute()).resolves.toMatchObject([{ name: 'only-tag' }]);
     await expect(new ListCategories(repository).execute()).resolves.toMatchObject([{ name: 'only-category' }]);
   });
 
   it('keeps a category that no article links any more', async () => {
-    const article = await createArticle.execute(aCreateInput({ category: [{ name: 'orphan' }] }));
-    await new UpdateArticle(repository, new TestClock()).execute({ id: article.id, category: [] });
+    const article = await createArticle.execute(aCreateInput({ category: [{ name: 'orphan' }] }), OPEN_ACTOR);
+    await new UpdateArticle(repository, new TestClock()).execute({ id: article.id, category: [] }, OPEN_ACTOR);
 
     await expect(new ListCategories(repository).execute()).resolves.toMatchObject([{ name: 'orphan' }]);
   });

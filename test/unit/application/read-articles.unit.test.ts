@@ -6,7 +6,7 @@ import {
   ListVisibleArticles,
   STREAM_CHUNK_SIZE,
 } from '../../../src/application';
-import { type Article, StorageUnavailableError } from '../../../src/domain';
+import { type Article, OPEN_ACTOR, StorageUnavailableError } from '../../../src/domain';
 import { InMemoryArticleRepository } from '../../../src/infrastructure/persistence/memory/in-memory-article-repository';
 import { aCreateInput } from '../../support/builders';
 import { TestClock } from '../../support/test-clock';
@@ -51,7 +51,7 @@ describe('reading articles', () => {
   beforeEach(async () => {
     repository = new CountingRepository();
     listArticles = new ListVisibleArticles(repository, new TestClock());
-    getArticle = new GetArticle(repository);
+    getArticle = new GetArticle(repository, new TestClock());
     createArticle = new CreateArticle(repository, new TestClock());
     for (const [title, visible, tag, category] of [
       ['one', true, 'ts', 'dev'],
@@ -61,6 +61,7 @@ describe('reading articles', () => {
     ] as const) {
       await createArticle.execute(
         aCreateInput({ title, visible, tag: [{ name: tag }], category: [{ name: category }] }),
+        OPEN_ACTOR,
       );
     }
   });
@@ -108,7 +109,8 @@ describe('reading articles', () => {
     });
 
     it(`reads the whole list as one stream in chunks of ${STREAM_CHUNK_SIZE}, each article once, in id order`, async () => {
-      for (let n = 0; n < STREAM_CHUNK_SIZE * 2; n++) await createArticle.execute(aCreateInput({ title: `n${n}` }));
+      for (let n = 0; n < STREAM_CHUNK_SIZE * 2; n++)
+        await createArticle.execute(aCreateInput({ title: `n${n}` }), OPEN_ACTOR);
 
       const batches: Article[][] = [];
       for await (const batch of listArticles.batches()) batches.push(batch);
@@ -121,7 +123,8 @@ describe('reading articles', () => {
     });
 
     it('goes on after the last article sent when the storage fails mid-list, and gives up after the retries', async () => {
-      for (let n = 0; n < STREAM_CHUNK_SIZE * 2; n++) await createArticle.execute(aCreateInput({ title: `n${n}` }));
+      for (let n = 0; n < STREAM_CHUNK_SIZE * 2; n++)
+        await createArticle.execute(aCreateInput({ title: `n${n}` }), OPEN_ACTOR);
       const everything = await listArticles.execute();
       repository.streamsOpened = 0;
       // The first stream fails after one chunk, the next one before any: the third finishes the list.
@@ -144,7 +147,7 @@ describe('reading articles', () => {
     it('renews the retries after a stream that sent a chunk: a list cut after every chunk still ends whole', async () => {
       const streams = LATER_BATCH_RETRIES + 3;
       for (let n = 0; n < STREAM_CHUNK_SIZE * streams; n++)
-        await createArticle.execute(aCreateInput({ title: `n${n}` }));
+        await createArticle.execute(aCreateInput({ title: `n${n}` }), OPEN_ACTOR);
       const everything = await listArticles.execute();
       repository.streamsOpened = 0;
       // Every stream fails after its first chunk, more times than the retries: each one moved the list on.
@@ -161,7 +164,8 @@ describe('reading articles', () => {
     });
 
     it('closes the stream, and reads no further chunk, once the caller stops', async () => {
-      for (let n = 0; n < STREAM_CHUNK_SIZE * 2; n++) await createArticle.execute(aCreateInput({ title: `n${n}` }));
+      for (let n = 0; n < STREAM_CHUNK_SIZE * 2; n++)
+        await createArticle.execute(aCreateInput({ title: `n${n}` }), OPEN_ACTOR);
 
       const batches = listArticles.batches();
       await batches.next();
@@ -175,11 +179,15 @@ describe('reading articles', () => {
 
   describe('GetArticle', () => {
     it('reads an article whatever its visibility', async () => {
-      await expect(getArticle.execute({ id: 2 })).resolves.toMatchObject({ id: 2, title: 'hidden', publishedAt: null });
+      await expect(getArticle.execute({ id: 2 }, OPEN_ACTOR)).resolves.toMatchObject({
+        id: 2,
+        title: 'hidden',
+        publishedAt: null,
+      });
     });
 
     it('answers null for an id that does not exist', async () => {
-      await expect(getArticle.execute({ id: 5 })).resolves.toBeNull();
+      await expect(getArticle.execute({ id: 5 }, OPEN_ACTOR)).resolves.toBeNull();
     });
   });
 });

@@ -1,5 +1,6 @@
 import { CreateArticle, ListVisibleArticles, SeedArticles } from '../../../src/application';
 import type { Article } from '../../../src/domain';
+import { OPEN_ACTOR } from '../../../src/domain';
 import { InMemoryArticleRepository } from '../../../src/infrastructure/persistence/memory/in-memory-article-repository';
 import { TestClock } from '../../support/test-clock';
 
@@ -24,7 +25,7 @@ describe('SeedArticles', () => {
   });
 
   it('creates Article 1..3 with Content 1..3, in that order, with the defaults', async () => {
-    const answer = await all(await seedArticles.execute());
+    const answer = await all(await seedArticles.execute(OPEN_ACTOR));
 
     expect(answer.map(({ id, title, content }) => ({ id, title, content }))).toEqual([
       { id: 1, title: 'Article 1', content: 'Content 1' },
@@ -44,17 +45,17 @@ describe('SeedArticles', () => {
   });
 
   it('answers exactly the visible list', async () => {
-    await createArticle.execute({ content: 'hidden', visible: false });
+    await createArticle.execute({ content: 'hidden', visible: false }, OPEN_ACTOR);
 
-    const answer = await all(await seedArticles.execute());
+    const answer = await all(await seedArticles.execute(OPEN_ACTOR));
 
     expect(answer).toEqual(await new ListVisibleArticles(repository, clock).execute());
     expect(answer.map((article) => article.title)).toEqual(['Article 1', 'Article 2', 'Article 3']);
   });
 
   it('adds three more articles on each call', async () => {
-    await seedArticles.execute();
-    const answer = await all(await seedArticles.execute());
+    await seedArticles.execute(OPEN_ACTOR);
+    const answer = await all(await seedArticles.execute(OPEN_ACTOR));
 
     expect(answer).toHaveLength(6);
     expect(answer.map((article) => article.title)).toEqual([

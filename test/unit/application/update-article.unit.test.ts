@@ -3,6 +3,7 @@ import {
   type Article,
   ArticleChangedError,
   ArticleNotFoundError,
+  OPEN_ACTOR,
   UnknownReferenceError,
   ValidationError,
 } from '../../../src/domain';
@@ -29,12 +30,13 @@ describe('UpdateArticle', () => {
         tag: [{ name: 'keep' }],
         category: [{ name: 'c' }],
       }),
+      OPEN_ACTOR,
     );
     clock.advance(60_000);
   });
 
   it('applies the fields present, refreshes updatedAt and keeps createdAt', async () => {
-    const updated = await updateArticle.execute({ id: existing.id, title: 'New', visible: false });
+    const updated = await updateArticle.execute({ id: existing.id, title: 'New', visible: false }, OPEN_ACTOR);
 
     expect(updated).toEqual({
       ...existing,
@@ -48,32 +50,34 @@ describe('UpdateArticle', () => {
   });
 
   it('with only the id, refreshes updatedAt and nothing else', async () => {
-    const updated = await updateArticle.execute({ id: existing.id });
+    const updated = await updateArticle.execute({ id: existing.id }, OPEN_ACTOR);
 
     expect(updated).toEqual({ ...existing, updatedAt: clock.now(), version: existing.version + 1 });
     expect(updated.updatedAt).not.toEqual(existing.updatedAt);
   });
 
   it('sets a null title', async () => {
-    await expect(updateArticle.execute({ id: existing.id, title: null })).resolves.toMatchObject({ title: null });
+    await expect(updateArticle.execute({ id: existing.id, title: null }, OPEN_ACTOR)).resolves.toMatchObject({
+      title: null,
+    });
   });
 
   it('replaces the whole set of tags when tag is present, and leaves categories alone', async () => {
-    const updated = await updateArticle.execute({ id: existing.id, tag: [{ name: 'new' }] });
+    const updated = await updateArticle.execute({ id: existing.id, tag: [{ name: 'new' }] }, OPEN_ACTOR);
 
     expect(updated.tags.map((tag) => tag.name)).toEqual(['new']);
     expect(updated.categories).toEqual(existing.categories);
   });
 
   it('removes every link with an empty array', async () => {
-    const updated = await updateArticle.execute({ id: existing.id, tag: [], category: [] });
+    const updated = await updateArticle.execute({ id: existing.id, tag: [], category: [] }, OPEN_ACTOR);
 
     expect(updated.tags).toEqual([]);
     expect(updated.categories).toEqual([]);
   });
 
   it('rejects a missing id with ArticleNotFoundError and creates nothing', async () => {
-    const attempt = updateArticle.execute({ id: 999, content: 'x', tag: [{ name: 'ghost' }] });
+    const attempt = updateArticle.execute({ id: 999, content: 'x', tag: [{ name: 'ghost' }] }, OPEN_ACTOR);
 
     await expect(attempt).rejects.toThrow(ArticleNotFoundError);
     await expect(attempt).rejects.toMatchObject({ articleId: 999, message: 'article 999 does not exist' });
@@ -84,7 +88,7 @@ describe('UpdateArticle', () => {
   });
 
   it('validates before the lookup: an invalid body on a missing id is a ValidationError', async () => {
-    await expect(updateArticle.execute({ id: 999, content: '' })).rejects.toThrow(ValidationError);
+    await expect(updateArticle.execute({ id: 999, content: '' }, OPEN_ACTOR)).rejects.toThrow(ValidationError);
   });
 
   it.each([
@@ -93,7 +97,7 @@ describe('UpdateArticle', () => {
     ['NUL in the description', { description: '\u0000' }, 'description: must not contain the NUL character (U+0000)'],
     ['a whitespace-only tag name', { tag: [{ name: '\t' }] }, 'tag[0].name: must not be empty or only whitespace'],
   ])('rejects %s and leaves the article unchanged', async (_, changes, message) => {
-    const attempt = updateArticle.execute({ id: existing.id, ...changes });
+    const attempt = updateArticle.execute({ id: existing.id, ...changes }, OPEN_ACTOR);
 
     await expect(attempt).rejects.toThrow(ValidationError);
     await expect(attempt).rejects.toThrow(message);
@@ -101,7 +105,7 @@ describe('UpdateArticle', () => {
   });
 
   it('rejects an unknown category id and applies none of the other changes', async () => {
-    const attempt = updateArticle.execute({ id: existing.id, title: 'New', category: [{ id: 'nope' }] });
+    const attempt = updateArticle.execute({ id: existing.id, title: 'New', category: [{ id: 'nope' }] }, OPEN_ACTOR);
 
     await expect(attempt).rejects.toThrow(UnknownReferenceError);
     await expect(repository.findById(existing.id)).resolves.toEqual(existing);
@@ -109,15 +113,21 @@ describe('UpdateArticle', () => {
 
   describe('with expected versions (If-Match)', () => {
     it('applies when the article is at one of them, and the version moves on', async () => {
-      const updated = await updateArticle.execute({ id: existing.id, title: 'New', expected: { versions: [7, 1] } });
+      const updated = await updateArticle.execute(
+        { id: existing.id, title: 'New', expected: { versions: [7, 1] } },
+        OPEN_ACTOR,
+      );
 
       expect(existing.version).toBe(1);
       expect(updated).toMatchObject({ title: 'New', version: 2 });
     });
 
     it('rejects with ArticleChangedError and writes nothing when it is at none of them', async () => {
-      await updateArticle.execute({ id: existing.id, title: 'Second' });
-      const attempt = updateArticle.execute({ id: existing.id, title: 'Stale', expected: { versions: [1] } });
+      await updateArticle.execute({ id: existing.id, title: 'Second' }, OPEN_ACTOR);
+      const attempt = updateArticle.execute(
+        { id: existing.id, title: 'Stale', expected: { versions: [1] } },
+        OPEN_ACTOR,
+      );
 
       await expect(attempt).rejects.toThrow(ArticleChangedError);
       await expect(attempt).rejects.toMatchObject({ articleId: existing.id });
@@ -125,14 +135,14 @@ describe('UpdateArticle', () => {
     });
 
     it('never applies with an empty list', async () => {
-      await expect(updateArticle.execute({ id: existing.id, expected: { versions: [] } })).rejects.toThrow(
+      await expect(updateArticle.execute({ id: existing.id, expected: { versions: [] } }, OPEN_ACTOR)).rejects.toThrow(
         ArticleChangedError,
       );
       await expect(repository.findById(existing.id)).resolves.toEqual(existing);
     });
 
     it('still says ArticleNotFoundError for a missing id', async () => {
-      await expect(updateArticle.execute({ id: 999, expected: { versions: [1] } })).rejects.toThrow(
+      await expect(updateArticle.execute({ id: 999, expected: { versions: [1] } }, OPEN_ACTOR)).rejects.toThrow(
         ArticleNotFoundError,
       );
     });

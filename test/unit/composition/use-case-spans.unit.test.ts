@@ -3,6 +3,7 @@ import { SpanStatusCode } from '@opentelemetry/api';
 import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { CreateArticle, DeleteArticle, GetArticle, ListVisibleArticles } from '../../../src/application';
 import { buildContainer, closeContainer } from '../../../src/composition/container';
+import { OPEN_ACTOR } from '../../../src/domain';
 import { loadConfig } from '../../../src/infrastructure/config/config';
 import { capturedLogger } from '../../support/captured-logger';
 
@@ -30,8 +31,12 @@ describe('use-case spans', () => {
       tracer: provider.getTracer('test'),
     });
 
-    const created = await container.get(CreateArticle).execute({ title: 'Spanned', content: 'x', visible: true });
-    await expect(container.get(DeleteArticle).execute({ id: created.id + 1 })).rejects.toThrow('does not exist');
+    const created = await container
+      .get(CreateArticle)
+      .execute({ title: 'Spanned', content: 'x', visible: true }, OPEN_ACTOR);
+    await expect(container.get(DeleteArticle).execute({ id: created.id + 1 }, OPEN_ACTOR)).rejects.toThrow(
+      'does not exist',
+    );
     expect(await container.get(ListVisibleArticles).page({ limit: 5 })).toHaveLength(1);
     expect(await container.get(ListVisibleArticles).execute()).toHaveLength(1);
 

@@ -8,7 +8,7 @@ const limits = (maxConnections: number, superuserReservedConnections: number, re
 
 describe('connectionBudget', () => {
   it.each([
-    // pool, workers, server limits, total, available, exceeded
+    // sessions per process, workers, server limits, total, available, exceeded
     [10, 1, limits(100, 3), 10, 97, false],
     [10, 8, limits(100, 3), 80, 97, false],
     [10, 10, limits(100, 3), 100, 97, true],
@@ -20,7 +20,7 @@ describe('connectionBudget', () => {
     // More reserved slots than connections: nothing is left for the service.
     [1, 1, limits(5, 5, 2), 1, 0, true],
   ])(
-    'pool %p × workers %p on %j: total %p, available %p, exceeded %p',
+    'sessions %p × workers %p on %j: total %p, available %p, exceeded %p',
     (pool, workers, server, total, available, exceeded) => {
       expect(connectionBudget(pool, workers, server)).toEqual({ total, available, exceeded });
     },

@@ -1,5 +1,6 @@
 import { articleStatements } from '../../../src/infrastructure/persistence/typeorm/article-statements';
 import { idempotencyStatements } from '../../../src/infrastructure/persistence/typeorm/idempotency-statements';
+import { keyStatements } from '../../../src/infrastructure/persistence/typeorm/key-repository/key-statements';
 import { POSTGRES_DIALECT } from '../../../src/infrastructure/persistence/typeorm/sql-dialect';
 import type { FilterShape } from '../../../src/infrastructure/persistence/typeorm/visible-articles-filter';
 
@@ -11,9 +12,10 @@ function everyShape(): FilterShape[] {
   for (const order of ['id', 'newest', 'newest-after'] as const)
     for (const tag of [false, true])
       for (const category of [false, true])
-        for (const featured of [false, true])
-          for (const search of ['none', 'indexed', 'scan', 'probe'] as const)
-            shapes.push({ order, tag, category, featured, search });
+        for (const author of [false, true])
+          for (const featured of [false, true])
+            for (const search of ['none', 'indexed', 'scan', 'probe'] as const)
+              shapes.push({ order, tag, category, author, featured, search });
   return shapes;
 }
 
@@ -26,7 +28,11 @@ describe('the repository statements prepared on PostgreSQL', () => {
       const stream = sql.streamOfVisible(shape);
       names.push(page.name, stream.name, sql.declareStream(stream).name);
     }
-    for (const value of [...Object.values(sql), ...Object.values(idempotencyStatements(POSTGRES_DIALECT))]) {
+    for (const value of [
+      ...Object.values(sql),
+      ...Object.values(idempotencyStatements(POSTGRES_DIALECT)),
+      ...Object.values(keyStatements(POSTGRES_DIALECT)),
+    ]) {
       if (value && typeof value === 'object' && 'name' in value) names.push(value.name as string);
     }
     const tooLong = names.filter((name) => Buffer.byteLength(name) > NAME_LIMIT);

@@ -27,6 +27,9 @@ const article: fc.Arbitrary<Article> = fc.record({
   createdAt: instant,
   updatedAt: instant,
   version: fc.nat(),
+  author: fc.option(fc.record({ id: fc.string({ minLength: 1, maxLength: 24 }), name: text, slug: text }), {
+    nil: null,
+  }),
 });
 
 describe('articleJsonText (the whole list writes each article with it)', () => {
@@ -42,7 +45,13 @@ describe('articleJsonText (the whole list writes each article with it)', () => {
   it('writes a term shared by many articles the same in each (its text is kept per term object)', () => {
     const shared: Term = { id: 't1', name: 'dev "ops"', description: null };
     const first = { id: 1, title: null, description: 'd', content: 'c', featured: false, slug: 'a', tags: [shared] };
-    const dates = { publishedAt: new Date(0), createdAt: new Date(0), updatedAt: new Date(1), version: 1 };
+    const dates = {
+      publishedAt: new Date(0),
+      createdAt: new Date(0),
+      updatedAt: new Date(1),
+      version: 1,
+      author: null,
+    };
     const texts = [1, 2, 3].map((id) => articleJsonText({ ...first, ...dates, categories: [], id }, new Date(2)));
     expect(texts.map((t) => JSON.parse(t).tag)).toEqual([[shared], [shared], [shared]]);
   });

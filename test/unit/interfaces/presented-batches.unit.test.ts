@@ -17,6 +17,7 @@ const article = (id: number): Article => ({
   createdAt: new Date('2026-01-01T00:00:00.000Z'),
   updatedAt: new Date('2026-01-02T00:00:00.000Z'),
   version: 3,
+  author: null,
 });
 
 describe('presented (the batches GET /article streams)', () => {
@@ -43,6 +44,7 @@ describe('presented (the batches GET /article streams)', () => {
       status: 'published',
       featured: false,
       readingTime: 1,
+      author: null,
     });
   });
 

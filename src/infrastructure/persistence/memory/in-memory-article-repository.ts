@@ -14,6 +14,7 @@ import {
   type VersionObserver,
   type VisibleArticlesFilter,
   type VisibleArticlesPage,
+  type WriteGuard,
 } from '../../../application';
 import {
   type Article,
@@ -27,6 +28,7 @@ import {
   type Term,
   type TermKind,
 } from '../../../domain';
+import { InMemoryAuthors } from './in-memory-authors';
 import { InMemoryKeys } from './in-memory-keys';
 import { latestPublishedAt, walkVisible } from './in-memory-list-walk';
 import { InMemoryRevisions } from './in-memory-revisions';
@@ -44,13 +46,17 @@ interface StoredArticle extends ArticleFields {
   version: number;
   /** The searchable fields folded for search, kept in step with the fields on every write. */
   search: SearchableText;
+  authorId: string | null;
 }
 
 /**
  * Keeps everything in process memory. Each method runs to completion without awaiting, so
- * every write is atomic: references are resolved before anything is stored.
+ * every write is atomic: references are resolved before anything is stored. `authors` is shared
+ * with the InMemoryKeyRepository whose keys create articles here.
  */
 export class InMemoryArticleRepository implements ArticleRepository {
+  constructor(private readonly authors: InMemoryAuthors = new InMemoryAuthors()) {}
+
   private readonly articles = new Map<number, StoredArticle>();
   private readonly terms = new InMemoryTerms();
   private readonly keys = new InMemoryKeys();
@@ -84,6 +90,8 @@ export class InMemoryArticleRepository implements ArticleRepository {
   private store(article: NewArticle): Article {
     this.terms.checkReferencedIds('tag', article.tags);
     this.terms.checkReferencedIds('category', article.categories);
+    // An unknown author id throws here, before anything is written (as a foreign key does on SQL).
+    if (article.author !== null) this.authors.get(article.author.id);
     const slug = this.slugs.free(article.slug);
     const tagIds = this.terms.resolve('tag', article.tags);
     const categoryIds = this.terms.resolve('category', article.categories);
@@ -98,6 +106,7 @@ export class InMemoryArticleRepository implements ArticleRepository {
       updatedAt: article.createdAt,
       version: 1,
       search: searchableTextOf(article.fields),
+      authorId: article.author?.id ?? null,
     };
     this.articles.set(stored.id, stored);
     this.slugs.take(slug, stored.id);
@@ -105,9 +114,15 @@ export class InMemoryArticleRepository implements ArticleRepository {
     return this.toArticle(stored);
   }
 
-  async update(id: number, changes: ArticleChanges, expected?: ExpectedVersions): Promise<Article | null> {
+  async update(
+    id: number,
+    changes: ArticleChanges,
+    expected: ExpectedVersions | undefined,
+    guard: WriteGuard,
+  ): Promise<Article | null> {
     const current = this.articles.get(id);
     if (!current) return null;
+    guard(this.toArticle(current));
     checkVersion(current, expected);
     const slug = changes.slug ?? current.slug;
     this.slugs.checkFree(slug, id);
@@ -138,9 +153,15 @@ export class InMemoryArticleRepository implements ArticleRepository {
     return this.toArticle(updated);
   }
 
-  async delete(id: number, at: Date, expected?: ExpectedVersions): Promise<Article | null> {
+  async delete(
+    id: number,
+    at: Date,
+    expected: ExpectedVersions | undefined,
+    guard: WriteGuard,
+  ): Promise<Article | null> {
     const current = this.articles.get(id);
     if (!current) return null;
+    guard(this.toArticle(current));
     checkVersion(current, expected);
     this.revisions.keep(this.toArticle(current), at);
     this.articles.delete(id);
@@ -179,6 +200,8 @@ export class InMemoryArticleRepository implements ArticleRepository {
       updatedAt: new Date(Math.max(at.getTime(), last.updatedAt.getTime())),
       version: last.version + 1,
       search: searchableTextOf(target),
+      // An article's author never changes; a deleted one's is in its revision.
+      authorId: current?.authorId ?? target.author?.id ?? null,
     };
     if (current) this.slugs.rename(id, current.slug, target.slug);
     else this.slugs.take(target.slug, id);
@@ -257,6 +280,7 @@ export class InMemoryArticleRepository implements ArticleRepository {
     const termIds = {
       tag: this.terms.idOf('tag', filter.tagName),
       category: this.terms.idOf('category', filter.categoryName),
+      author: filter.author === undefined ? undefined : this.authors.idOfSlug(filter.author),
     };
     for (const article of walkVisible(this.articles, filter, termIds)) yield this.toArticle(article);
   }
@@ -266,7 +290,7 @@ export class InMemoryArticleRepository implements ArticleRepository {
   }
 
   private toArticle(stored: StoredArticle): Article {
-    const { tagIds, categoryIds, search: _search, ...rest } = stored;
+    const { tagIds, categoryIds, search: _search, authorId, ...rest } = stored;
     return {
       ...rest,
       tags: this.terms.termsOf('tag', tagIds),
@@ -274,6 +298,7 @@ export class InMemoryArticleRepository implements ArticleRepository {
       publishedAt: stored.publishedAt && new Date(stored.publishedAt),
       createdAt: new Date(stored.createdAt),
       updatedAt: new Date(stored.updatedAt),
+      author: authorId === null ? null : this.authors.get(authorId),
     };
   }
 }

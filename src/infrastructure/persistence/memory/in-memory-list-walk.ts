@@ -9,18 +9,20 @@ export interface ListedArticle {
   readonly tagIds: readonly string[];
   readonly categoryIds: readonly string[];
   readonly search: SearchableText;
+  readonly authorId: string | null;
 }
 
 /**
  * The stored articles published at the filter's moment that it matches, in its order: by id
  * ascending (a Map iterates in insertion order), or newest first (a sorted copy: this store is
- * for tests and trials). `termIds`: the ids of the tag and category named by the filter; null
- * for a name no term has (nothing matches), undefined when not filtered.
+ * for tests and trials). `termIds`: the ids of the tag and category named by the filter, and
+ * the author's id of its slug; null for a name no term (a slug no author) has: nothing matches;
+ * undefined when not filtered.
  */
 export function* walkVisible<T extends ListedArticle>(
   articles: ReadonlyMap<number, T>,
   filter: VisibleArticlesFilter,
-  termIds: { tag?: string | null; category?: string | null },
+  termIds: { tag?: string | null; category?: string | null; author?: string | null },
 ): Generator<T> {
   const afterId = filter.afterId ?? 0;
   const moment = filter.moment.getTime();
@@ -51,6 +53,7 @@ export function* walkVisible<T extends ListedArticle>(
       (termIds.category === null || !article.categoryIds.includes(termIds.category))
     )
       continue;
+    if (termIds.author !== undefined && (termIds.author === null || article.authorId !== termIds.author)) continue;
     if (filter.foldedQuery !== undefined && !containsFolded(article.search, filter.foldedQuery)) continue;
     yield article;
   }

@@ -20,7 +20,8 @@ export function articleStatements(d: SqlDialect) {
   /** `a` is the articles table's name in the statement (SQLite's RETURNING knows no alias). */
   const columnsOf = (a: string) => `${a}.id, ${a}.title, ${a}.description, ${a}.content,
     ${d.epochMs(`${a}.published_at`)} AS "publishedAt", ${a}.featured, ${a}.slug,
-    ${d.epochMs(`${a}.created_at`)} AS "createdAt", ${d.epochMs(`${a}.updated_at`)} AS "updatedAt", ${a}.version`;
+    ${d.epochMs(`${a}.created_at`)} AS "createdAt", ${d.epochMs(`${a}.updated_at`)} AS "updatedAt", ${a}.version,
+    ${d.authorJsonOf(`${a}.author_id`)} AS author`;
   const termsOf = (kind: TermKind, a: string) =>
     `(SELECT ${d.termsJsonArray} FROM ${links(kind)} l
         JOIN ${terms(kind)} t ON t.id = l.${termColumn(kind)} WHERE l.article_id = ${a}.id)`;

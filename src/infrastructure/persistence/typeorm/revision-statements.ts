@@ -70,14 +70,16 @@ export function revisionStatements({ d, statement, withTermsOf }: StatementParts
     ),
     /**
      * A deleted article $1 inserted again as a revision holds it: the values of restoreArticle
-     * ($8 its updated_at), created_at $12, version $13, `visible` $14.
+     * ($8 its updated_at), created_at $12, version $13, `visible` $14, author_id $15 (an author
+     * never changes: the revision's is the article's).
      */
     reinsertArticle: statement(
       'reinsert_article',
       `INSERT INTO articles (id, title, description, content, visible, published_at, featured, slug,
-                             created_at, updated_at, version, search_title, search_description, search_content)
+                             created_at, updated_at, version, search_title, search_description, search_content,
+                             author_id)
        VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(14)}, ${p(5)}, ${p(6)}, ${p(7)},
-               ${p(12)}, ${p(8)}, ${p(13)}, ${p(9)}, ${p(10)}, ${p(11)})`,
+               ${p(12)}, ${p(8)}, ${p(13)}, ${p(9)}, ${p(10)}, ${p(11)}, ${p(15)})`,
     ),
   };
 }

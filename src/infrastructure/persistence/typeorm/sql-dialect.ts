@@ -39,10 +39,14 @@ export interface SqlDialect {
   jsonRows(n: number): string;
   /** The n-th parameter is a JSON text that may be null. */
   jsonParam(n: number): string;
+  /** A timestamp from text as encodeTimestamp writes it, JSON-encoded (a value from jsonRows). */
+  timestampOfText(text: string): string;
   /** A timestamp column as epoch milliseconds (a number). */
   epochMs(column: string): string;
   /** A JSON array of `{id, name, description}` built from the rows of alias `t`, ordered by name. */
   termsJsonArray: string;
+  /** The author whose id is in `column` as a JSON object `{id, name, slug}`; null when the column is. */
+  authorJsonOf(column: string): string;
   /** An aggregate: the JSON array of `value` over the group's rows, in the order of `orderBy`. */
   jsonArrayOf(value: string, orderBy: string): string;
   /** The larger of two values. */
@@ -115,10 +119,13 @@ export const POSTGRES_DIALECT: SqlDialect = {
     `(SELECT value::${elementType === 'int' ? 'integer' : 'varchar'} FROM json_array_elements_text($${n}::json) AS value)`,
   jsonRows: (n) => `json_array_elements($${n}::json) AS value`,
   jsonParam: (n) => `$${n}::json`,
+  timestampOfText: (text) => `CAST(${text} AS timestamptz)`,
   // float8 holds every millisecond value exactly; a number becomes a Date faster than text parses.
   epochMs: (column) => `round(extract(epoch FROM ${column}) * 1000)::float8`,
   termsJsonArray: `coalesce(json_agg(json_build_object('id', t.id, 'name', t.name, 'description', t.description)
                     ORDER BY t.name), '[]')`,
+  authorJsonOf: (column) =>
+    `(SELECT json_build_object('id', au.id, 'name', au.name, 'slug', au.slug) FROM authors au WHERE au.id = ${column})`,
   jsonArrayOf: (value, orderBy) => `json_agg(${value} ORDER BY ${orderBy})`,
   greatest: 'GREATEST',
   unlimited: null,
@@ -162,9 +169,13 @@ export const SQLITE_DIALECT: SqlDialect = {
   jsonElements: (n) => `(SELECT value FROM json_each(@p${n}))`,
   jsonRows: (n) => `json_each(@p${n})`,
   jsonParam: (n) => `@p${n}`,
+  // Stored as this text: compared as it is (its fixed format orders as the instants do).
+  timestampOfText: (text) => text,
   epochMs: (column) => `CAST(round(unixepoch(${column}, 'subsec') * 1000) AS INTEGER)`,
   termsJsonArray: `json_group_array(json_object('id', t.id, 'name', t.name, 'description', t.description)
                     ORDER BY t.name)`,
+  authorJsonOf: (column) =>
+    `(SELECT json_object('id', au.id, 'name', au.name, 'slug', au.slug) FROM authors au WHERE au.id = ${column})`,
   jsonArrayOf: (value, orderBy) => `json_group_array(${value} ORDER BY ${orderBy})`,
   greatest: 'MAX',
   unlimited: -1,

@@ -13,6 +13,8 @@ export interface FilterShape {
   order: 'id' | 'newest' | 'newest-after';
   tag: boolean;
   category: boolean;
+  /** By an author's slug. */
+  author: boolean;
   featured: boolean;
   /**
    * `indexed`: a query long enough for the trigram index (3 code points: one trigram);
@@ -41,6 +43,7 @@ export function filterShapeOf(filter: VisibleArticlesFilter): FilterShape {
     order: newest ? (filter.before ? 'newest-after' : 'newest') : 'id',
     tag: filter.tagName !== undefined,
     category: filter.categoryName !== undefined,
+    author: filter.author !== undefined,
     featured: filter.featured !== undefined,
     // Newest first, the articles are walked in publishedAt order: an index in id order cannot drive.
     search:
@@ -51,13 +54,13 @@ export function filterShapeOf(filter: VisibleArticlesFilter): FilterShape {
 /**
  * A key per shape, for statement names, short enough that every name stays within PostgreSQL's
  * 63 characters (a longer one is cut, and two cut alike would be one prepared statement):
- * `_n` newest first, `_na` newest first from a position; `_t` tag, `_c` category, `_f` featured;
+ * `_n` newest first, `_na` newest first from a position; `_t` tag, `_c` category, `_a` author, `_f` featured;
  * `_si`, `_ss`, `_sp` an indexed, scanned or probed search. `_n_t_f_si`, `_t_c`.
  */
 export function filterShapeSuffix(shape: FilterShape): string {
   const order = { id: '', newest: '_n', 'newest-after': '_na' }[shape.order];
   const search = { none: '', indexed: '_si', scan: '_ss', probe: '_sp' }[shape.search];
-  return `${order}${shape.tag ? '_t' : ''}${shape.category ? '_c' : ''}${shape.featured ? '_f' : ''}${search}`;
+  return `${order}${shape.tag ? '_t' : ''}${shape.category ? '_c' : ''}${shape.author ? '_a' : ''}${shape.featured ? '_f' : ''}${search}`;
 }
 
 /**
@@ -80,6 +83,7 @@ export function filterClauses(
   const after = d.param(next++);
   const tagParam = shape.tag ? d.param(next++) : '';
   const categoryParam = shape.category ? d.param(next++) : '';
+  const authorParam = shape.author ? d.param(next++) : '';
   const featuredParam = shape.featured ? d.param(next++) : '';
   const search = shape.search === 'none' ? null : d.searchFolded('a', d.param(next++), shape.search === 'indexed');
   const index = search?.index;
@@ -87,6 +91,7 @@ export function filterClauses(
   // first article (measured: a tag page at after=50,000 read 45,000 rows without it).
   const where = [`a.published_at <= ${d.param(params.moment)}`, `a.id > ${after}`];
   if (shape.featured) where.push(`a.featured = ${featuredParam}`);
+  if (shape.author) where.push(`a.author_id = ${authorId(authorParam)}`);
   // What the statement walks in id order (the articles, or an index of the filter's), then joins.
   let driver = 'articles a';
   let order = 'a.id';
@@ -120,6 +125,8 @@ export function filterClauses(
 }
 
 const termId = (kind: TermKind, param: string) => `(SELECT id FROM ${TABLE.term[kind]} WHERE name = ${param})`;
+/** The id of the author whose slug is the parameter: null, matching no article, when none has it. */
+const authorId = (param: string) => `(SELECT id FROM authors WHERE slug = ${param})`;
 
 /** filterClauses newest first: the articles in (published_at, id) order, descending, from a position when there is one. */
 function newestClauses(d: SqlDialect, shape: FilterShape, params: { moment: number; firstFilter: number }) {
@@ -132,6 +139,7 @@ function newestClauses(d: SqlDialect, shape: FilterShape, params: { moment: numb
     joins.push(`JOIN ${TABLE.link[kind]} ${alias} ON ${alias}.article_id = a.id
                 AND ${alias}.${TABLE.linkTermColumn[kind]} = ${termId(kind, d.param(next++))}`);
   }
+  if (shape.author) where.push(`a.author_id = ${authorId(d.param(next++))}`);
   if (shape.featured) where.push(`a.featured = ${d.param(next++)}`);
   if (shape.search !== 'none') where.push(d.searchFolded('a', d.param(next++), false).condition);
   if (shape.order === 'newest-after') {
@@ -158,6 +166,7 @@ export function filterValues(
   const values: unknown[] = shape.order === 'id' ? [filter.afterId ?? 0] : [];
   if (filter.tagName !== undefined) values.push(filter.tagName);
   if (filter.categoryName !== undefined) values.push(filter.categoryName);
+  if (filter.author !== undefined) values.push(filter.author);
   if (filter.featured !== undefined) values.push(d.encodeBoolean(filter.featured));
   if (filter.foldedQuery !== undefined) values.push(d.searchValue(filter.foldedQuery));
   if (shape.search === 'probe') values.push(probeUpTo);

@@ -11,7 +11,7 @@ import type {
   RestoreArticle,
   UpdateArticle,
 } from '../../../application';
-import type { Article } from '../../../domain';
+import type { Actor, Article } from '../../../domain';
 import { entityTagOf, expectedVersionsOf, ifNoneMatchNames, listEntityTagOf } from '../entity-tag';
 import type { ListTextCache } from '../list-text-cache';
 import { encodeNewestCursor } from '../newest-cursor';
@@ -56,34 +56,34 @@ export class ArticleController {
   ) {}
 
   /** With an Idempotency-Key, a replay answers the stored article, marked `Idempotent-Replayed: true`. */
-  async create(body: CreateArticleBody, headers: IdempotencyKeyHeaders): Promise<WithHeaders> {
+  async create(body: CreateArticleBody, headers: IdempotencyKeyHeaders, actor: Actor): Promise<WithHeaders> {
     const key = headers['Idempotency-Key'];
-    if (key === undefined) return this.withEntityTag(await this.useCases.create.execute(body));
-    const { article, replayed } = await this.useCases.create.executeWithKey(body, key);
+    if (key === undefined) return this.withEntityTag(await this.useCases.create.execute(body, actor));
+    const { article, replayed } = await this.useCases.create.executeWithKey(body, key, actor);
     const answer = this.withEntityTag(article);
     return replayed ? new WithHeaders(answer.data, { ...answer.headers, 'Idempotent-Replayed': 'true' }) : answer;
   }
 
-  async update(body: UpdateArticleBody, headers: IfMatchHeaders): Promise<WithHeaders> {
+  async update(body: UpdateArticleBody, headers: IfMatchHeaders, actor: Actor): Promise<WithHeaders> {
     const expected = expectedVersionsOf(headers['If-Match'], body.id);
-    return this.withEntityTag(await this.useCases.update.execute({ ...body, expected }));
+    return this.withEntityTag(await this.useCases.update.execute({ ...body, expected }, actor));
   }
 
   /** Answers the article as it was just before; no ETag, since it is gone. */
-  async delete(body: DeleteArticleBody, headers: IfMatchHeaders): Promise<ArticleJson> {
+  async delete(body: DeleteArticleBody, headers: IfMatchHeaders, actor: Actor): Promise<ArticleJson> {
     const expected = expectedVersionsOf(headers['If-Match'], body.id);
-    return presentArticle(await this.useCases.delete.execute({ id: body.id, expected }), this.clock.now());
+    return presentArticle(await this.useCases.delete.execute({ id: body.id, expected }, actor), this.clock.now());
   }
 
   /** Makes the article what a revision holds (a deleted one comes back); answers it with its new ETag. */
-  async restore(body: RestoreArticleBody, headers: IfMatchHeaders): Promise<WithHeaders> {
+  async restore(body: RestoreArticleBody, headers: IfMatchHeaders, actor: Actor): Promise<WithHeaders> {
     const expected = expectedVersionsOf(headers['If-Match'], body.id);
-    return this.withEntityTag(await this.useCases.restore.execute({ ...body, expected }));
+    return this.withEntityTag(await this.useCases.restore.execute({ ...body, expected }, actor));
   }
 
   /** An article's revisions, newest first; a full page links to the next. */
-  async revisions(id: number, query: RevisionsQuery): Promise<WithHeaders> {
-    const revisions = await this.useCases.revisions.execute({ id, limit: query.limit, before: query.before });
+  async revisions(id: number, query: RevisionsQuery, actor: Actor): Promise<WithHeaders> {
+    const revisions = await this.useCases.revisions.execute({ id, limit: query.limit, before: query.before }, actor);
     const last = revisions[revisions.length - 1];
     const next: Record<string, string> =
       query.limit !== undefined && revisions.length === query.limit && last
@@ -110,6 +110,7 @@ export class ArticleController {
       tag: query.tag,
       category: query.category,
       featured: query.featured,
+      author: query.author,
       q: query.q,
     };
     // The list cache's key, for whole lists only.
@@ -124,6 +125,7 @@ export class ArticleController {
             filters.category,
             filters.featured,
             filters.q,
+            filters.author,
           ])
         : '';
     const ifNoneMatch = headers['If-None-Match'];
@@ -179,8 +181,8 @@ export class ArticleController {
    * Any status; an id that does not exist is null data, not an error. 304 when If-None-Match
    * names the article's current tag (`*`: any article that exists).
    */
-  async getOne(id: number, headers: IfNoneMatchHeaders): Promise<WithHeaders | NotModified | null> {
-    const article = await this.useCases.get.execute({ id });
+  async getOne(id: number, headers: IfNoneMatchHeaders, actor: Actor): Promise<WithHeaders | NotModified | null> {
+    const article = await this.useCases.get.execute({ id }, actor);
     return article && this.conditionally(article, headers);
   }
 
@@ -188,8 +190,12 @@ export class ArticleController {
    * The article with this slug, as a read by id answers it; an earlier slug of an article is a
    * 301 to its current one, with `{id, slug}`.
    */
-  async getBySlug(slug: string, headers: IfNoneMatchHeaders): Promise<WithHeaders | NotModified | MovedPermanently> {
-    const found = await this.useCases.getBySlug.execute({ slug });
+  async getBySlug(
+    slug: string,
+    headers: IfNoneMatchHeaders,
+    actor: Actor,
+  ): Promise<WithHeaders | NotModified | MovedPermanently> {
+    const found = await this.useCases.getBySlug.execute({ slug }, actor);
     if (found.found === 'earlier') {
       return new MovedPermanently(`/article/slug/${found.slug}`, { id: found.id, slug: found.slug });
     }
@@ -212,7 +218,13 @@ const versionTag = (version: ListVersion | undefined): Record<string, string> =>
   version === undefined ? {} : { ETag: listEntityTagOf(version) };
 
 /** The filters a next page's link repeats. */
-const linkFilters = ({ tag, category, featured, q }: ListVisibleArticlesInput) => ({ tag, category, featured, q });
+const linkFilters = ({ tag, category, featured, author, q }: ListVisibleArticlesInput) => ({
+  tag,
+  category,
+  featured,
+  author,
+  q,
+});
 
 /** Where the page after `last` starts: its id, or newest first its position as a cursor. */
 function after(last: Article, filters: ListVisibleArticlesInput): { after?: number; cursor?: string } {

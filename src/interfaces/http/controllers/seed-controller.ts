@@ -1,4 +1,5 @@
 import type { Clock, SeedArticles } from '../../../application';
+import type { Actor } from '../../../domain';
 import { StreamedList } from '../response';
 import { presented } from './article-controller';
 
@@ -9,7 +10,7 @@ export class SeedController {
   ) {}
 
   /** A GET that writes, as in the original API; it answers what GET /article would, streamed the same way. */
-  async create(): Promise<StreamedList> {
-    return new StreamedList(presented(await this.seedArticles.execute(), this.clock));
+  async create(actor: Actor): Promise<StreamedList> {
+    return new StreamedList(presented(await this.seedArticles.execute(actor), this.clock));
   }
 }

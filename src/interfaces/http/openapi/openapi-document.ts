@@ -48,12 +48,19 @@ export function buildOpenApiDocument(routes: DocumentedRoutes, options: OpenApiO
     tags: [
       { name: 'Articles', description: 'Articles with their tags and categories' },
       { name: 'Tags and categories', description: 'Every tag and category, linked or not' },
+      { name: 'Keys', description: "Writers' keys and their roles, for admins" },
       { name: 'Operations', description: 'Probes, metrics and this documentation' },
       { name: 'Demonstration', description: 'Fixed answers from the decorator-driven demo router' },
     ],
-    components: options.apiToken
-      ? { securitySchemes: { bearerToken: { type: 'http', scheme: 'bearer', description: 'The API_TOKEN' } } }
-      : {},
+    components: {
+      securitySchemes: {
+        bearerToken: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'A key from `npm run keys` or `POST /key/create` (`blog_…`), or the API_TOKEN',
+        },
+      },
+    },
     paths,
   } as Parameters<typeof createDocument>[0]);
 }
@@ -62,7 +69,8 @@ function operation(
   route: RouteDefinition,
   context: { apiToken: boolean; rateLimited: boolean; touchesStorage: boolean },
 ): object {
-  const needsToken = route.write && context.apiToken;
+  // Every API route reads a key when one is sent; a write needs one once keys or API_TOKEN exist.
+  const authenticates = context.touchesStorage;
   const requestHeaders = z.object({
     'X-Request-Id': REQUEST_ID_PARAM,
     ...route.headers?.shape,
@@ -76,7 +84,7 @@ function operation(
     description: route.description,
     tags: [route.group],
     operationId: route.operationId,
-    ...(needsToken ? { security: [{ bearerToken: [] }] } : {}),
+    ...(authenticates ? { security: route.write ? [{ bearerToken: [] }, {}] : [{}, { bearerToken: [] }] } : {}),
     ...(Object.keys(requestParams).length > 0 ? { requestParams } : {}),
     ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: route.body } } } } : {}),
     responses: {
@@ -100,7 +108,7 @@ function operation(
       ...(route.notModified
         ? { 304: { description: 'Not modified: If-None-Match names the current ETag; no body' } }
         : {}),
-      ...failures(route, { ...context, needsToken }),
+      ...failures(route, { ...context, authenticates }),
     },
   };
 }
@@ -166,11 +174,16 @@ function failureHeaders(status: number): Record<string, object> {
 
 function failures(
   route: RouteDefinition,
-  context: { needsToken: boolean; rateLimited: boolean; touchesStorage: boolean },
+  context: { authenticates: boolean; rateLimited: boolean; touchesStorage: boolean },
 ): Record<string, object> {
   const rows: Array<[number, string]> = [];
   if (route.body || route.params || route.query) rows.push([400, 'Invalid input; the message names the field']);
-  if (context.needsToken) rows.push([401, 'Missing or wrong bearer token']);
+  if (context.authenticates) {
+    rows.push([401, 'A bearer token that is no valid key (unknown, expired or revoked)']);
+    if (route.write) rows.push([401, 'No key or API token while keys or API_TOKEN exist']);
+    if (route.write) rows.push([403, "The key's role does not allow this write; the message says what"]);
+    rows.push([429, 'Over 20 failed authentications a minute from this address']);
+  }
   if (route.body) rows.push([413, 'Body over BODY_LIMIT'], [415, 'Body is not application/json']);
   if (context.rateLimited) rows.push([429, 'Over RATE_LIMIT_PER_MINUTE for this client']);
   for (const failure of route.failures ?? []) rows.push([failure.status, failure.when]);

@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { ARTICLE_RULES, codePointLength, TERM_RULES, unstorableTextReason } from '../../../domain';
+import {
+  ARTICLE_RULES,
+  codePointLength,
+  SLUG_PATTERN,
+  SLUG_RULES,
+  TERM_RULES,
+  unstorableTextReason,
+} from '../../../domain';
 import { decodeNewestCursor } from '../newest-cursor';
 import { describeBadArticleId, parsePathId } from './article-schemas';
 import { decimalIntegerPattern, trimmedTextPattern } from './documented-patterns';
@@ -84,6 +91,13 @@ const oneOf = <const T extends readonly string[]>(words: T) =>
 
 const featured = oneOf(['true', 'false'] as const).transform((word) => word === 'true');
 
+/** An author's slug, by the article slug rule. */
+const authorSlug = z.string().transform((raw, context) => {
+  if (SLUG_PATTERN.test(raw) && raw.length <= SLUG_RULES.maxLength) return raw;
+  context.addIssue({ code: 'custom', message: 'must be an author slug (a-z, 0-9 and single hyphens)', input: raw });
+  return z.NEVER;
+});
+
 const cursor = z.string().transform((raw, context) => {
   const position = decodeNewestCursor(raw);
   if (position) return position;
@@ -137,6 +151,15 @@ export const listArticlesQuery = z
     featured: once(featured, {
       description: 'Only featured articles (`true`) or only the others (`false`)',
       schema: { type: 'string', enum: ['true', 'false'], example: 'true' },
+    }),
+    author: once(authorSlug, {
+      description: "Only articles of the author with this slug (an author's `slug`; an unknown one matches nothing)",
+      schema: {
+        type: 'string',
+        pattern: SLUG_PATTERN.source,
+        maxLength: SLUG_RULES.maxLength,
+        example: 'ada-lovelace',
+      },
     }),
     q: once(searchQuery, {
       description:

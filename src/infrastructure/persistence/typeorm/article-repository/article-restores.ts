@@ -11,7 +11,7 @@ import type { SqlConnection } from '../sql-connection';
 import type { SqlDialect } from '../sql-dialect';
 import { isArticleIdConflict, isSlugConflict } from '../storage-errors';
 import { type ArticleRow, articleWithTermsOf, queryOne, termIdsJson } from './article-rows';
-import { keepRevision } from './revision-keeping';
+import { EVERY_WRITER, keepRevision } from './revision-keeping';
 import { type SqlSessions, WRITE } from './sql-sessions';
 import { articleOfStoredJson } from './stored-article-json';
 import { inTransaction, runInOrder } from './transaction';
@@ -63,7 +63,7 @@ export class ArticleRestores {
   ): Promise<Article> {
     const { id } = target;
     const { encodeTimestamp, encodeBoolean } = this.dialect;
-    const before = await keepRevision(connection, this.sql, this.dialect, { id, at, expected });
+    const before = await keepRevision(connection, this.sql, this.dialect, { id, at, expected, guard: EVERY_WRITER });
     // A deleted article is at no version: a condition on one, `*` included, fails.
     if (!before && expected) throw new ArticleChangedError(id);
     const folded = searchableTextOf(target);
@@ -93,6 +93,7 @@ export class ArticleRestores {
         encodeTimestamp(target.createdAt),
         last.version + 1,
         encodeBoolean(visible),
+        target.author?.id ?? null,
       ]);
     }
     await runInOrder(connection, this.sql.replaceLinks, [

@@ -1,5 +1,5 @@
 import type { NewArticle } from '../../../../application';
-import { type Article, sortTermsByName, type Term, type TermKind } from '../../../../domain';
+import { type Article, type Author, sortTermsByName, type Term, type TermKind } from '../../../../domain';
 import type { SqlConnection } from '../sql-connection';
 import type { SqlDialect } from '../sql-dialect';
 import type { SqlStatement } from '../sql-statement';
@@ -17,6 +17,8 @@ export interface ArticleRow {
   createdAt: number;
   updatedAt: number;
   version: number;
+  /** `{id, name, slug}` as JSON (text on SQLite, parsed on PostgreSQL); null without an author. */
+  author: unknown;
   /** find_article and update_article: the article's terms as a JSON array. */
   tags?: unknown;
   categories?: unknown;
@@ -87,7 +89,14 @@ export function articleOf(row: ArticleRow, tags: Term[], categories: Term[]): Ar
     createdAt: new Date(row.createdAt),
     updatedAt: new Date(row.updatedAt),
     version: row.version,
+    author: authorOfRow(row.author),
   };
+}
+
+/** The author column of a row: JSON text (SQLite) or parsed already (PostgreSQL's driver). */
+function authorOfRow(value: unknown): Author | null {
+  if (value === null || value === undefined) return null;
+  return (typeof value === 'string' ? JSON.parse(value) : value) as Author;
 }
 
 /** The article of a row that carries its terms as JSON (find_article, update_article). */
@@ -116,8 +125,16 @@ export function attachLinks(rows: readonly ArticleRow[], links: readonly LinkRow
   return rows.map((row) => articleOf(row, linked.tag.get(row.id) ?? [], linked.category.get(row.id) ?? []));
 }
 
-/** The article as a create stores it (with the slug it asked for): version 1, updatedAt equal to createdAt. */
-export function createdArticle(id: number, article: NewArticle, terms: Record<TermKind, Term[]>): Article {
+/**
+ * The article as a create stores it (with the slug it asked for): version 1, updatedAt equal to
+ * createdAt; `author` the one the create carries.
+ */
+export function createdArticle(
+  id: number,
+  article: NewArticle,
+  terms: Record<TermKind, Term[]>,
+  author: Author | null,
+): Article {
   return {
     id,
     ...article.fields,
@@ -128,6 +145,7 @@ export function createdArticle(id: number, article: NewArticle, terms: Record<Te
     createdAt: article.createdAt,
     updatedAt: article.createdAt,
     version: 1,
+    author,
   };
 }
 

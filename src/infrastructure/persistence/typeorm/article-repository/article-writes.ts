@@ -1,5 +1,5 @@
-import type { ArticleChanges, ExpectedVersions, NewArticle } from '../../../../application';
-import { type Article, SlugTakenError, searchableTextOf } from '../../../../domain';
+import type { ArticleChanges, ExpectedVersions, NewArticle, WriteGuard } from '../../../../application';
+import { type Article, type Author, SlugTakenError, searchableTextOf } from '../../../../domain';
 import type { ArticleStatements } from '../article-statements';
 import type { SqlConnection } from '../sql-connection';
 import type { SqlDialect } from '../sql-dialect';
@@ -42,34 +42,41 @@ export class ArticleWrites {
   ) {}
 
   create(article: NewArticle): Promise<Article> {
-    return this.sessions.inSession(WRITE, (connection) =>
-      createWithFreeSlug(connection, this.sql, article, (attempt) => this.createOn(connection, attempt)),
-    );
+    return this.sessions.inSession(WRITE, async (connection) => {
+      return createWithFreeSlug(connection, this.sql, article, (attempt) =>
+        this.createOn(connection, attempt, article.author),
+      );
+    });
   }
 
   /** One try of a create, with the slug it carries: atomic, so a slug conflict leaves nothing written. */
-  private async createOn(connection: SqlConnection, article: NewArticle): Promise<Article> {
+  private async createOn(connection: SqlConnection, article: NewArticle, author: Author | null): Promise<Article> {
     const values = insertArticleValues(article, this.dialect);
     if (!hasReferences(article)) {
       // One statement: atomic without a transaction.
       const id = await insertArticle(connection, this.sql, values);
-      return createdArticle(id, article, NO_TERMS);
+      return createdArticle(id, article, NO_TERMS, author);
     }
     const references = { tag: article.tags, category: article.categories };
     // One statement when every referenced term exists; else the transaction resolves them.
-    const created = await this.createWithKnownTerms(connection, article, references, values);
+    const created = await this.createWithKnownTerms(connection, article, references, values, author);
     if (created) return created;
     return inTransaction(connection, this.sql, async () => {
       const terms = await resolveTerms(connection, this.sql, references);
       const id = await insertArticle(connection, this.sql, values);
       await runInOrder(connection, this.sql.insertLinks, [id, termIdsJson(terms.tag), termIdsJson(terms.category)]);
-      return createdArticle(id, article, terms);
+      return createdArticle(id, article, terms, author);
     });
   }
 
-  async update(id: number, changes: ArticleChanges, expected?: ExpectedVersions): Promise<Article | null> {
+  async update(
+    id: number,
+    changes: ArticleChanges,
+    expected: ExpectedVersions | undefined,
+    guard: WriteGuard,
+  ): Promise<Article | null> {
     try {
-      return await this.updateOnce(id, changes, expected);
+      return await this.updateOnce(id, changes, expected, guard);
     } catch (error) {
       if (changes.slug !== undefined && isSlugConflict(error)) throw new SlugTakenError(changes.slug);
       throw error;
@@ -81,11 +88,17 @@ export class ArticleWrites {
    * excludes other writers), becomes its next revision; then the update, the slug it leaves, and
    * the links.
    */
-  private updateOnce(id: number, changes: ArticleChanges, expected?: ExpectedVersions): Promise<Article | null> {
+  private updateOnce(
+    id: number,
+    changes: ArticleChanges,
+    expected: ExpectedVersions | undefined,
+    guard: WriteGuard,
+  ): Promise<Article | null> {
     const values = this.updateValues(id, changes, expected);
     return this.sessions.inSession(WRITE, (connection) =>
       inTransaction(connection, this.sql, async () => {
-        const before = await keepRevision(connection, this.sql, this.dialect, { id, at: changes.updatedAt, expected });
+        const replacement = { id, at: changes.updatedAt, expected, guard };
+        const before = await keepRevision(connection, this.sql, this.dialect, replacement);
         if (!before) return null;
         const [row] = await connection.query<ArticleRow>(this.sql.updateArticle, values);
         if (!row) throw new Error(`update_article changed no row of article ${id}, locked and at the expected version`);
@@ -112,10 +125,10 @@ export class ArticleWrites {
     );
   }
 
-  delete(id: number, at: Date, expected?: ExpectedVersions): Promise<Article | null> {
+  delete(id: number, at: Date, expected: ExpectedVersions | undefined, guard: WriteGuard): Promise<Article | null> {
     return this.sessions.inSession(WRITE, (connection) =>
       inTransaction(connection, this.sql, async () => {
-        const before = await keepRevision(connection, this.sql, this.dialect, { id, at, expected });
+        const before = await keepRevision(connection, this.sql, this.dialect, { id, at, expected, guard });
         if (!before) return null;
         // The links and earlier slugs go with the article (ON DELETE CASCADE); its tags, categories
         // and revisions stay. Its slug is free again: a redirect left under it ends too.
@@ -136,6 +149,7 @@ export class ArticleWrites {
     article: NewArticle,
     references: TermReferences,
     values: unknown[],
+    author: Author | null,
   ): Promise<Article | null> {
     if (!this.sql.createWithKnownTerms) return null;
     const { ids, names } = splitReferences(references);
@@ -144,7 +158,7 @@ export class ArticleWrites {
       ...findTermsValues(ids, names),
     ]);
     const [first] = rows;
-    return first ? createdArticle(first.articleId, article, termsReferenced(rows, references)) : null;
+    return first ? createdArticle(first.articleId, article, termsReferenced(rows, references), author) : null;
   }
 
   /** The values of update_article: which fields change (null: kept), the stamp, the versions allowed. */
@@ -204,5 +218,6 @@ export function insertArticleValues(article: NewArticle, dialect: SqlDialect): u
     publishedAt === null ? null : dialect.encodeTimestamp(publishedAt),
     dialect.encodeBoolean(fields.featured),
     article.slug.slug,
+    article.author?.id ?? null,
   ];
 }

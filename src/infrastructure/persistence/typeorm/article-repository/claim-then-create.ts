@@ -1,5 +1,5 @@
 import type { IdempotencyClaim, KeyedCreateOutcome, NewArticle } from '../../../../application';
-import type { Term, TermKind } from '../../../../domain';
+import type { Author, Term, TermKind } from '../../../../domain';
 import type { SqlConnection } from '../sql-connection';
 import { createdArticle, hasReferences, NO_TERMS, termIdsJson } from './article-rows';
 import { type ClaimRow, findLiveKey, type KeyedCreateSql, keyedValues, storedOutcome } from './key-records';
@@ -19,12 +19,13 @@ export async function claimThenCreate(
   connection: SqlConnection,
   article: NewArticle,
   claim: IdempotencyClaim,
+  author: Author | null,
 ): Promise<KeyedCreateOutcome> {
   const { sql, keyStatements } = context;
   const references = { tag: article.tags, category: article.categories };
   const claimAndInsert = async (terms: Record<TermKind, Term[]>) => {
     // The answer stored with the key: the article without its id (storedArticleJson drops it).
-    const values = keyedValues(context, article, claim, createdArticle(0, article, terms));
+    const values = keyedValues(context, article, claim, createdArticle(0, article, terms, author));
     const [row] =
       terms.tag.length + terms.category.length === 0
         ? await connection.query<ClaimRow>(keyStatements.claimAndInsertArticle, values)
@@ -39,7 +40,7 @@ export async function claimThenCreate(
   if (known) {
     const row = await claimAndInsert(known);
     if (row?.outcome === 'created')
-      return { outcome: 'created', article: createdArticle(row.articleId, article, known) };
+      return { outcome: 'created', article: createdArticle(row.articleId, article, known, author) };
     return notClaimed(context, connection, claim, row);
   }
   return inTransaction(connection, sql, async () => {
@@ -49,7 +50,7 @@ export async function claimThenCreate(
     if (row?.outcome !== 'created') return notClaimed(context, connection, claim, row);
     const terms = await resolveTerms(connection, sql, references);
     await runInOrder(connection, sql.insertLinks, [row.articleId, termIdsJson(terms.tag), termIdsJson(terms.category)]);
-    const created = createdArticle(row.articleId, article, terms);
+    const created = createdArticle(row.articleId, article, terms, author);
     await connection.query(keyStatements.storeAnswer, [claim.key, storedArticleJson(created)]);
     return { outcome: 'created', article: created };
   });

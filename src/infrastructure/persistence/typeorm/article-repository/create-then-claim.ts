@@ -1,4 +1,5 @@
 import type { IdempotencyClaim, KeyedCreateOutcome, NewArticle } from '../../../../application';
+import type { Author } from '../../../../domain';
 import type { SqlConnection } from '../sql-connection';
 import { createdArticle, hasReferences, NO_TERMS, termIdsJson } from './article-rows';
 import { insertArticle, insertArticleValues } from './article-writes';
@@ -20,6 +21,7 @@ export async function createThenClaim(
   connection: SqlConnection,
   article: NewArticle,
   claim: IdempotencyClaim,
+  author: Author | null,
 ): Promise<KeyedCreateOutcome> {
   const { sql, keyStatements, dialect } = context;
   try {
@@ -33,7 +35,7 @@ export async function createThenClaim(
       if (hasReferences(article)) {
         await runInOrder(connection, sql.insertLinks, [id, termIdsJson(terms.tag), termIdsJson(terms.category)]);
       }
-      const created = createdArticle(id, article, terms);
+      const created = createdArticle(id, article, terms, author);
       const [claimed] = await connection.query(keyStatements.claimKey, [
         ...keyedValues(context, article, claim, created),
         id,

@@ -18,13 +18,14 @@ export class KeyedCreates {
   ) {}
 
   createWithKey(article: NewArticle, claim: IdempotencyClaim): Promise<KeyedCreateOutcome> {
-    return this.sessions.inSession(WRITE, (connection) =>
-      createWithFreeSlug(connection, this.context.sql, article, (attempt) =>
+    return this.sessions.inSession(WRITE, async (connection) => {
+      const author = article.author;
+      return createWithFreeSlug(connection, this.context.sql, article, (attempt) =>
         this.context.dialect.claimsKeyInOneStatement
-          ? claimThenCreate(this.context, connection, attempt, claim)
-          : createThenClaim(this.context, connection, attempt, claim),
-      ),
-    );
+          ? claimThenCreate(this.context, connection, attempt, claim, author)
+          : createThenClaim(this.context, connection, attempt, claim, author),
+      );
+    });
   }
 
   async deleteExpiredKeys(upTo: Date, limit: number): Promise<number> {

@@ -1,4 +1,4 @@
-import { allowsVersion, type ExpectedVersions } from '../../../../application';
+import { allowsVersion, type ExpectedVersions, type WriteGuard } from '../../../../application';
 import { type Article, ArticleChangedError } from '../../../../domain';
 import type { ArticleStatements } from '../article-statements';
 import type { SqlConnection } from '../sql-connection';
@@ -11,24 +11,31 @@ export interface Replacement {
   readonly id: number;
   readonly at: Date;
   readonly expected?: ExpectedVersions;
+  /** Whether the writer may: it throws, and nothing is written, when not. */
+  readonly guard: WriteGuard;
 }
+
+/** A restore's: the use case asked for an editor, who may write every article. */
+export const EVERY_WRITER: WriteGuard = () => {};
 
 /**
  * Inside a write's transaction, first: the article as it is, read with its row locked until the
  * transaction ends (PostgreSQL; SQLite's BEGIN already excludes other writers), kept as its next
- * revision replaced at `at`. Null, nothing written, when no article has the id; ArticleChangedError
- * when it is not at an expected version. The write that follows and its revision then commit or
+ * revision replaced at `at`. Null, nothing written, when no article has the id; the guard's error
+ * when the writer may not; ArticleChangedError when it is not at an expected version (after the
+ * guard, so that a 412 never tells of an article the writer may not see). The write that follows and its revision then commit or
  * roll back together.
  */
 export async function keepRevision(
   connection: SqlConnection,
   sql: ArticleStatements,
   dialect: SqlDialect,
-  { id, at, expected }: Replacement,
+  { id, at, expected, guard }: Replacement,
 ): Promise<Article | null> {
   const [row] = await connection.query<ArticleRow>(sql.findArticleLocked, [id]);
   if (!row) return null;
   const before = articleWithTermsOf(row, dialect);
+  guard(before);
   if (!allowsVersion(expected, before.version)) throw new ArticleChangedError(id);
   await connection.query(sql.insertRevision, [
     id,

@@ -1,4 +1,5 @@
 import { Mutex } from 'async-mutex';
+import type { DataSource } from 'typeorm';
 import { SqliteConnection, type SqlitePreparedStatements } from '../sql-connection';
 import type { SessionOpening } from './sql-sessions';
 
@@ -17,4 +18,19 @@ export function sqliteSessions(): SessionOpening {
     watchCommit: () => null,
     schedule: (session) => oneAtATime.runExclusive(session),
   };
+}
+
+const openingsByDataSource = new WeakMap<DataSource, SessionOpening>();
+
+/**
+ * The sessions of every repository on one SQLite data source (articles, keys): one connection,
+ * so one queue, or their transactions would interleave on it.
+ */
+export function sqliteSessionsOf(dataSource: DataSource): SessionOpening {
+  let opening = openingsByDataSource.get(dataSource);
+  if (!opening) {
+    opening = sqliteSessions();
+    openingsByDataSource.set(dataSource, opening);
+  }
+  return opening;
 }

@@ -1,14 +1,18 @@
-import type { Article } from '../../../../domain';
+import type { Article, Author } from '../../../../domain';
 
-/** What the previous release stored (a key's answer lives a day): `visible`, no publishing fields. */
+/**
+ * What earlier releases stored (a key's answer lives a day, a revision longer): `visible`, no
+ * publishing fields, no author.
+ */
 interface PreviousReleaseFields {
   visible?: boolean;
   publishedAt?: number | null;
   featured?: boolean;
   slug?: string;
+  author?: Author | null;
 }
 
-type StoredFields = Omit<Article, 'id' | 'createdAt' | 'updatedAt' | 'publishedAt' | 'featured' | 'slug'> &
+type StoredFields = Omit<Article, 'id' | 'createdAt' | 'updatedAt' | 'publishedAt' | 'featured' | 'slug' | 'author'> &
   PreviousReleaseFields & { createdAt: number; updatedAt: number };
 
 /**
@@ -38,5 +42,7 @@ export function articleOfStoredJson(text: string, id: number): Article {
     slug: stored.slug ?? 'article',
     createdAt: new Date(stored.createdAt),
     updatedAt: new Date(stored.updatedAt),
+    // Written before articles had authors: none.
+    author: stored.author ?? null,
   };
 }

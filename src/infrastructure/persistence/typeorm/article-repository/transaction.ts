@@ -8,7 +8,7 @@ import type { SqlStatement } from '../sql-statement';
  */
 export async function inTransaction<T>(
   connection: SqlConnection,
-  sql: ArticleStatements,
+  sql: Pick<ArticleStatements, 'begin' | 'commit' | 'rollback'>,
   work: () => Promise<T>,
 ): Promise<T> {
   await connection.query(sql.begin, []);

@@ -14,6 +14,7 @@ import type {
   VersionObserver,
   VisibleArticlesFilter,
   VisibleArticlesPage,
+  WriteGuard,
 } from '../../../../application';
 import type { Article, ArticleRevision, Term, TermKind } from '../../../../domain';
 import { articleStatements } from '../article-statements';
@@ -32,7 +33,7 @@ import { postgresSessions } from './postgres-sessions';
 import { ReaderStream } from './reader-stream';
 import { ReplicaRouting } from './replica-routing';
 import { SqlSessions } from './sql-sessions';
-import { sqliteSessions } from './sqlite-sessions';
+import { sqliteSessionsOf } from './sqlite-sessions';
 import { VisibleStream } from './visible-stream';
 
 export interface TypeOrmArticleRepositoryOptions {
@@ -79,7 +80,7 @@ export class TypeOrmArticleRepository implements ArticleRepository {
     const replicaReadPolicy = readsFromReplicas(dataSource.options) ? (options.replicaReadPolicy ?? null) : null;
     const sessions = new SqlSessions(
       dataSource,
-      dialect.serialisesWritersInProcess ? sqliteSessions() : postgresSessions(prepared),
+      dialect.serialisesWritersInProcess ? sqliteSessionsOf(dataSource) : postgresSessions(prepared),
       dialect,
       dialect.failsOver ? (options.primaryWriteGate ?? null) : null,
       options.tracer ?? null,
@@ -116,12 +117,17 @@ export class TypeOrmArticleRepository implements ArticleRepository {
     return this.keyedCreates.deleteExpiredKeys(upTo, limit);
   }
 
-  update(id: number, changes: ArticleChanges, expected?: ExpectedVersions): Promise<Article | null> {
-    return this.writes.update(id, changes, expected);
+  update(
+    id: number,
+    changes: ArticleChanges,
+    expected: ExpectedVersions | undefined,
+    guard: WriteGuard,
+  ): Promise<Article | null> {
+    return this.writes.update(id, changes, expected, guard);
   }
 
-  delete(id: number, at: Date, expected?: ExpectedVersions): Promise<Article | null> {
-    return this.writes.delete(id, at, expected);
+  delete(id: number, at: Date, expected: ExpectedVersions | undefined, guard: WriteGuard): Promise<Article | null> {
+    return this.writes.delete(id, at, expected, guard);
   }
 
   restore(id: number, revision: number, at: Date, expected?: ExpectedVersions): Promise<Article> {

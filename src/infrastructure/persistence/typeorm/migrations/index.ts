@@ -5,12 +5,14 @@ import { IdempotencyKeysPostgres1795500000000 } from './postgres/1795500000000-i
 import { ArticleSearchPostgres1795600000000 } from './postgres/1795600000000-article-search';
 import { PublishingPostgres1795700000000 } from './postgres/1795700000000-publishing';
 import { ArticleRevisionsPostgres1795800000000 } from './postgres/1795800000000-article-revisions';
+import { KeysAndAuthorsPostgres1795900000000 } from './postgres/1795900000000-keys-and-authors';
 import { InitialSchemaSqlite1763769600000 } from './sqlite/1763769600000-initial-schema';
 import { ArticleVersionsAndFilterIndexesSqlite1795400000000 } from './sqlite/1795400000000-article-versions-and-filter-indexes';
 import { IdempotencyKeysSqlite1795500000000 } from './sqlite/1795500000000-idempotency-keys';
 import { ArticleSearchSqlite1795600000000 } from './sqlite/1795600000000-article-search';
 import { PublishingSqlite1795700000000 } from './sqlite/1795700000000-publishing';
 import { ArticleRevisionsSqlite1795800000000 } from './sqlite/1795800000000-article-revisions';
+import { KeysAndAuthorsSqlite1795900000000 } from './sqlite/1795900000000-keys-and-authors';
 
 /** Every migration of a database kind, oldest first. A new schema version adds a file and a line here. */
 export const MIGRATIONS: Record<DatabaseKind, Function[]> = {
@@ -21,6 +23,7 @@ export const MIGRATIONS: Record<DatabaseKind, Function[]> = {
     ArticleSearchPostgres1795600000000,
     PublishingPostgres1795700000000,
     ArticleRevisionsPostgres1795800000000,
+    KeysAndAuthorsPostgres1795900000000,
   ],
   sqlite: [
     InitialSchemaSqlite1763769600000,
@@ -29,5 +32,6 @@ export const MIGRATIONS: Record<DatabaseKind, Function[]> = {
     ArticleSearchSqlite1795600000000,
     PublishingSqlite1795700000000,
     ArticleRevisionsSqlite1795800000000,
+    KeysAndAuthorsSqlite1795900000000,
   ],
 };
