@@ -8,9 +8,11 @@ import { PRIMARY_AGAIN_AFTER_MS } from '../../src/infrastructure/persistence/typ
 import { TypeOrmArticleRepository } from '../../src/infrastructure/persistence/typeorm/article-repository/typeorm-article-repository';
 import { dataSourceOptions, openDataSource } from '../../src/infrastructure/persistence/typeorm/data-source';
 import { ReplicaReadPolicy } from '../../src/infrastructure/persistence/typeorm/replica-read-policy';
+import { TypeOrmStorageProbe } from '../../src/infrastructure/persistence/typeorm/typeorm-storage-probe';
 import { aNewArticle, READ_MOMENT } from '../support/builders';
 import { createPostgresFixture, type PostgresFixture } from '../support/postgres-fixture';
 import { PostgresStatementCounter } from '../support/postgres-statement-counter';
+import { SessionEndingProxy } from '../support/session-ending-proxy';
 
 /**
  * Read routing with TypeORM replication, on real PostgreSQL databases: a "replica" that is the
@@ -45,11 +47,7 @@ describe('PostgreSQL reads on replicas', () => {
     await stale?.teardown();
   });
 
-  async function repositoryWithReplica(
-    replicaUrl: string,
-    replicaReadPolicy = new ReplicaReadPolicy({ maxLagMs: 1_000 }),
-    primaryUrl = primary.url,
-  ) {
+  async function dataSourceWithReplica(replicaUrl: string, primaryUrl: string): Promise<DataSource> {
     const dataSource = new DataSource({
       ...dataSourceOptions({ kind: 'postgres', url: primaryUrl }),
       replication: { master: { url: primaryUrl }, slaves: [{ url: replicaUrl }] },
@@ -59,6 +57,15 @@ describe('PostgreSQL reads on replicas', () => {
     primary.closeAtTeardown(dataSource, async (opened) => {
       if (opened.isInitialized) await opened.destroy();
     });
+    return dataSource;
+  }
+
+  async function repositoryWithReplica(
+    replicaUrl: string,
+    replicaReadPolicy = new ReplicaReadPolicy({ maxLagMs: 1_000 }),
+    primaryUrl = primary.url,
+  ) {
+    const dataSource = await dataSourceWithReplica(replicaUrl, primaryUrl);
     return { repository: new TypeOrmArticleRepository(dataSource, { replicaReadPolicy }), replicaReadPolicy };
   }
 
@@ -177,6 +184,24 @@ describe('PostgreSQL reads on replicas', () => {
     } finally {
       await (await back).stop();
     }
+  });
+
+  it('is ready for reads, as a read is served, when a replica session is shut as the primary fails', async () => {
+    const { hostname, port } = new URL(primary.url);
+    const target = { host: hostname, port: Number(port) };
+    const primaryProxy = await PostgresStatementCounter.start(target);
+    const replica = primary.closeAtTeardown(await SessionEndingProxy.start(target), (opened) => opened.stop());
+    const probe = new TypeOrmStorageProbe(
+      await dataSourceWithReplica(replica.urlThrough(primary.url), primaryProxy.urlThrough(primary.url)),
+    );
+    await probe.pingReads();
+
+    // A switchover's instant: the replicas' port shuts the session of a read under way, the primary is away.
+    replica.endNextStatementSession();
+    await primaryProxy.stop();
+    await expect(probe.pingReads()).resolves.toBeUndefined();
+    expect(replica.sessionsEnded).toBe(1);
+    await expect(probe.pingWrites()).rejects.toThrow();
   });
 
   it('is wired by the composition root from DATABASE_READ_URLS, and shows on /metrics', async () => {

@@ -26,17 +26,25 @@ export class TypeOrmStorageProbe implements StorageProbe {
     private readonly writeGate: PrimaryWriteGate | null = null,
   ) {}
 
+  /**
+   * As a read is routed (ReplicaRouting): a replica, else the primary, and when the primary
+   * fails too, a replica once more. In a switchover the replicas' port shuts its stand-in
+   * sessions as a synchronous standby comes up, while the primary is still away; a read then
+   * succeeds on its last replica try, and so must this check, or every instance is marked down
+   * at the same instant.
+   */
   async pingReads(): Promise<void> {
     this.requireConnected();
-    if (readsFromReplicas(this.dataSource.options)) {
-      try {
-        await this.query('slave', 'SELECT 1');
-        return;
-      } catch {
-        // The primary may still serve the reads.
-      }
+    if (!readsFromReplicas(this.dataSource.options)) {
+      await this.askPrimary();
+      return;
     }
-    await this.askPrimary();
+    if (await this.replicaAnswers()) return;
+    try {
+      await this.askPrimary();
+    } catch (error) {
+      if (!(await this.replicaAnswers())) throw error;
+    }
   }
 
   /**
@@ -53,6 +61,15 @@ export class TypeOrmStorageProbe implements StorageProbe {
       throw error;
     }
     this.writeGate?.recovered();
+  }
+
+  private async replicaAnswers(): Promise<boolean> {
+    try {
+      await this.query('slave', 'SELECT 1');
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   private requireConnected(): void {
