@@ -24,4 +24,14 @@ describe('FailedAuthentications', () => {
     failures.record('a', windowMs);
     expect(failures.retryAfterSeconds('a', windowMs)).toBe(0);
   });
+
+  it('says whether any address may be limited: from a first refusal until its window ends', () => {
+    const failures = new FailedAuthentications();
+    expect(failures.anyAddressLimited(0)).toBe(false);
+    failures.record('a', 1_000);
+    expect(failures.anyAddressLimited(1_000)).toBe(true);
+    failures.record('b', 5_000);
+    expect(failures.anyAddressLimited(1_000 + windowMs)).toBe(true);
+    expect(failures.anyAddressLimited(5_000 + windowMs)).toBe(false);
+  });
 });

@@ -26,7 +26,8 @@ export function authenticated(
 ): RequestHandler {
   return (request, response, next) => {
     const header = request.get('authorization');
-    if (header !== undefined) {
+    // The client's address is worked out only while some address may be limited.
+    if (header !== undefined && failures.anyAddressLimited()) {
       const retryAfter = failures.retryAfterSeconds(addressOf(request));
       if (retryAfter > 0) {
         response.set('Retry-After', String(retryAfter));

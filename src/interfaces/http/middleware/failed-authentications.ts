@@ -10,6 +10,16 @@ export const FAILED_AUTHENTICATION_LIMIT = { attempts: 20, windowMs: 60_000 } as
  */
 export class FailedAuthentications {
   private readonly windows = new LRUCache<string, { hits: number; endsAt: number }>({ max: 100_000 });
+  /** When the last window opened so far ends: until then some address may be limited. */
+  private lastWindowEndsAt = Number.NEGATIVE_INFINITY;
+
+  /**
+   * Whether any address may be limited now, i.e. some token was refused within a window: when
+   * none was, a request need not work out its client's address at all.
+   */
+  anyAddressLimited(now = Date.now()): boolean {
+    return now < this.lastWindowEndsAt;
+  }
 
   /** Seconds until `address` may present a token again; 0 when it may now. */
   retryAfterSeconds(address: string, now = Date.now()): number {
@@ -22,6 +32,7 @@ export class FailedAuthentications {
     const window = this.windows.get(address);
     if (!window || window.endsAt <= now) {
       this.windows.set(address, { hits: 1, endsAt: now + FAILED_AUTHENTICATION_LIMIT.windowMs });
+      this.lastWindowEndsAt = Math.max(this.lastWindowEndsAt, now + FAILED_AUTHENTICATION_LIMIT.windowMs);
     } else {
       window.hits++;
     }
