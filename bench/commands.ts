@@ -78,9 +78,10 @@ const EXPLAIN_USAGE = `npm run bench -- explain [--articles N]
 Seeds a fresh PostgreSQL and SQLite database with N articles (100000) and prints the plans of the
 repository's page, search, links and get-by-id statements.`;
 
-const PROFILE_USAGE = `npm run bench -- profile [--scenario KEY] [--seconds S] [--storage postgres|sqlite]
+const PROFILE_USAGE = `npm run bench -- profile [--scenario KEY] [--seconds S] [--storage postgres|sqlite] [--key]
 Runs one scenario (get) for S seconds (10) on a service started with --cpu-prof, on PostgreSQL
-unless --storage sqlite, prints where its CPU went and keeps the profile in bench/results/profiles/.`;
+unless --storage sqlite, prints where its CPU went and keeps the profile in bench/results/profiles/.
+--key: on PostgreSQL, the bench's token is a writer's key (author role) instead of API_TOKEN.`;
 
 const PROFILE_SUMMARY_USAGE = `npm run bench -- profile-summary <file.cpuprofile> [--top N]
 Where the CPU time of a V8 profile went: the N (25) biggest packages or files and functions.`;
@@ -295,6 +296,7 @@ export function parseProfileOptions(argv: readonly string[]): {
   scenario: string;
   seconds: number;
   storage: 'postgres' | 'sqlite';
+  key: boolean;
 } {
   const { values } = parseStrict(
     argv,
@@ -303,13 +305,17 @@ export function parseProfileOptions(argv: readonly string[]): {
       scenario: { type: 'string', default: 'get' },
       seconds: { type: 'string', default: '10' },
       storage: { type: 'string', default: 'postgres' },
+      key: { type: 'boolean', default: false },
     },
     PROFILE_USAGE,
   );
+  const storage = oneOf('--storage', values.storage, STORAGES, PROFILE_USAGE);
+  if (values.key && storage !== 'postgres') throw new UsageError('--key needs --storage postgres', PROFILE_USAGE);
   return {
     scenario: oneOf('--scenario', values.scenario, LOAD_SCENARIOS, PROFILE_USAGE),
     seconds: positiveInteger('--seconds', values.seconds, PROFILE_USAGE),
-    storage: oneOf('--storage', values.storage, STORAGES, PROFILE_USAGE),
+    storage,
+    key: values.key,
   };
 }
 

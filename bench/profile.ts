@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { storeBenchKey } from './bench-key';
 import { openPostgres, openSqlite } from './databases';
 import { prepareDataset } from './dataset';
 import { SERVICE_ENV } from './http-client';
@@ -15,6 +16,8 @@ export interface ProfileOptions {
   scenario: string;
   seconds: number;
   storage: 'postgres' | 'sqlite';
+  /** The bench's token is a writer's key (no API_TOKEN): the key path, profiled. */
+  key: boolean;
 }
 
 const PROFILES = path.join(RESULTS, 'profiles');
@@ -24,16 +27,19 @@ const PROFILES = path.join(RESULTS, 'profiles');
  * one scenario against the service started with node's --cpu-prof, then prints where its CPU
  * time went. The .cpuprofile file stays in bench/results/profiles/ for Chrome DevTools.
  */
-export async function profileScenario({ scenario: key, seconds, storage }: ProfileOptions): Promise<void> {
-  const [scenario] = selectScenarios([key]);
-  if (!scenario) throw new Error(`no scenario ${key}`);
+export async function profileScenario({ scenario: wanted, seconds, storage, key }: ProfileOptions): Promise<void> {
+  const [scenario] = selectScenarios([wanted]);
+  if (!scenario) throw new Error(`no scenario ${wanted}`);
   const database = storage === 'sqlite' ? await openSqlite() : await openPostgres();
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'blog-api-profile-'));
   try {
-    const env = { ...SERVICE_ENV, DATABASE_URL: database.url };
+    const { API_TOKEN: _token, ...withoutToken } = SERVICE_ENV;
+    const env = { ...(key ? withoutToken : SERVICE_ENV), DATABASE_URL: database.url };
     const main = SERVICE;
     // One process prepares the data; a second one, profiled, serves only the measured load.
     const preparer = await startServer('service', main, env);
+    // The preparer has migrated the schema: the key can be stored.
+    if (key) await storeBenchKey(database.url);
     const dataset = await prepareDataset(preparer.url).finally(() => preparer.stop());
     await database.removeArticlesAfter(dataset.lastId);
     const service = await startServer('service', main, env, ['--cpu-prof', `--cpu-prof-dir=${directory}`]);
@@ -44,7 +50,7 @@ export async function profileScenario({ scenario: key, seconds, storage }: Profi
         warmupSeconds: 3,
       });
       console.log(
-        `${scenario.title} on ${storage}: ${figures.requestsPerSecond.toFixed(0)} req/s, errors ${figures.errors}`,
+        `${scenario.title} on ${storage}${key ? ' with a key' : ''}: ${figures.requestsPerSecond.toFixed(0)} req/s, errors ${figures.errors}`,
       );
     } finally {
       // The profile is written when the process exits.

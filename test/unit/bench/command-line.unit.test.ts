@@ -47,7 +47,7 @@ describe('npm run bench -- <subcommand>: which subcommand runs', () => {
 describe('the options of each subcommand', () => {
   it('keeps the defaults of the positional arguments they replace', () => {
     expect(parseSeedOptions([])).toEqual({ articles: 100_000, kinds: ['postgres', 'sqlite'] });
-    expect(parseProfileOptions([])).toEqual({ scenario: 'get', seconds: 10, storage: 'postgres' });
+    expect(parseProfileOptions([])).toEqual({ scenario: 'get', seconds: 10, storage: 'postgres', key: false });
     expect(parseRestoreOptions([])).toEqual({ articles: 100_000, seed: 'api', instances: 2 });
     expect(parseRestoreOptions(['--seed', 'sql', '--instances', '1'])).toMatchObject({ seed: 'sql', instances: 1 });
     expect(parseSeedOptions(['--articles', '1000', '--kinds', 'sqlite'])).toEqual({
@@ -62,6 +62,7 @@ describe('the options of each subcommand', () => {
     [['seed', '100000'], 'unexpected argument 100000'],
     [['explain', '--articles'], "option '--articles <value>' argument missing"],
     [['profile', '--storage', 'disk'], '--storage: "disk" is not one of postgres, sqlite'],
+    [['profile', '--storage', 'sqlite', '--key'], '--key needs --storage postgres'],
     [['restore', '--seed', 'csv'], '--seed: "csv" is not one of api, sql'],
     [['profile-summary'], 'expected a .cpuprofile file'],
     [['report', 'a.json', 'b.json'], 'unexpected argument b.json'],
