@@ -1,0 +1,25 @@
+/**
+ * Characters XML 1.0 cannot carry (its Char production) besides lone surrogates: C0 controls
+ * but tab, newline and carriage return, and U+FFFE and U+FFFF.
+ */
+const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
+
+const ESCAPES: Readonly<Record<string, string>> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&apos;',
+};
+
+/**
+ * Text for an XML element or attribute: every character XML cannot carry becomes U+FFFD (lone
+ * surrogates by `toWellFormed`), so that a feed is well-formed whatever was stored; markup is
+ * escaped, `]]>` included (no CDATA sections are written).
+ */
+export function xmlText(text: string): string {
+  return text
+    .toWellFormed()
+    .replace(NOT_XML, '\uFFFD')
+    .replace(/[&<>"']/g, (character) => ESCAPES[character] ?? character);
+}
