@@ -2,6 +2,7 @@
  * Characters XML 1.0 cannot carry (its Char production) besides lone surrogates: C0 controls
  * but tab, newline and carriage return, and U+FFFE and U+FFFF.
  */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is its purpose
 const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
 
 const ESCAPES: Readonly<Record<string, string>> = {
