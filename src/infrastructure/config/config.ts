@@ -57,6 +57,17 @@ export interface AppConfig {
   readonly idempotencyKeyRetentionMs: number;
   /** How long a revision is kept after the write that replaced it (REVISION_RETENTION_DAYS). */
   readonly revisionRetentionMs: number;
+  readonly feeds: FeedSettings;
+}
+
+/** What the feeds are made of besides the articles (the contract's "Feeds"). */
+export interface FeedSettings {
+  /** The origin feed links start with (PUBLIC_URL). */
+  readonly publicUrl: string;
+  /** An article's page, `{slug}` and `{id}` to replace (ARTICLE_URL_TEMPLATE). */
+  readonly articleUrlTemplate: string;
+  readonly size: number;
+  readonly title: string;
 }
 
 /** A variable that cannot be used; the message is one line that names it. */
@@ -104,6 +115,17 @@ export function loadConfig(env: Env): AppConfig {
     workers: variables.WORKERS,
     idempotencyKeyRetentionMs: variables.IDEMPOTENCY_KEY_RETENTION_HOURS * 3_600_000,
     revisionRetentionMs: variables.REVISION_RETENTION_DAYS * 86_400_000,
+    feeds: feedSettingsOf(variables),
+  };
+}
+
+function feedSettingsOf(variables: z.infer<typeof ENVIRONMENT>): FeedSettings {
+  const publicUrl = variables.PUBLIC_URL ?? `http://localhost:${variables.PORT}`;
+  return {
+    publicUrl,
+    articleUrlTemplate: variables.ARTICLE_URL_TEMPLATE ?? `${publicUrl}/article/slug/{slug}`,
+    size: variables.FEED_SIZE,
+    title: variables.FEED_TITLE,
   };
 }
 

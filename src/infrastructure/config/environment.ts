@@ -96,6 +96,27 @@ const databaseUrl = z.string().transform((raw, context): DatabaseLocation => {
   return z.NEVER;
 });
 
+/** An origin with nothing after it (`https://blog.example.com`, `http://localhost:3000`): feed links start with it. */
+const publicUrl = z.string().transform((raw, context): string => {
+  const origin = URL.canParse(raw) ? new URL(raw).origin : null;
+  if (origin === null || origin === 'null' || raw.replace(/\/$/, '') !== origin) {
+    context.addIssue({ code: 'custom', message: 'expected an origin such as https://blog.example.com (no path)' });
+    return z.NEVER;
+  }
+  return origin;
+});
+
+/** An absolute http(s) URL once `{slug}` and `{id}` are replaced: each article's page in the feeds. */
+const articleUrlTemplate = z.string().transform((raw, context): string => {
+  const example = raw.replaceAll('{slug}', 'a-slug').replaceAll('{id}', '1');
+  const protocol = URL.canParse(example) ? new URL(example).protocol : null;
+  if (protocol !== 'http:' && protocol !== 'https:') {
+    context.addIssue({ code: 'custom', message: 'expected an http(s) URL with {slug} or {id}' });
+    return z.NEVER;
+  }
+  return raw;
+});
+
 const postgresUrls = z.string().transform((raw, context): readonly string[] => {
   const urls = raw.split(',').map((entry) => entry.trim());
   const bad = urls.findIndex((url) => !isPostgresUrl(url));
@@ -151,6 +172,14 @@ export const ENVIRONMENT = z
     REVISION_RETENTION_DAYS: wholeNumber(1, 36_500)
       .default(30)
       .describe('how long an article revision is kept after a write replaced it; older ones are purged'),
+    PUBLIC_URL: publicUrl
+      .optional()
+      .describe("the service's public origin, for feed links; unset: http://localhost:<PORT>"),
+    ARTICLE_URL_TEMPLATE: articleUrlTemplate
+      .optional()
+      .describe("an article's page in feeds, {slug} and {id} replaced; unset: <PUBLIC_URL>/article/slug/{slug}"),
+    FEED_SIZE: wholeNumber(1, 100).default(20).describe('entries per feed'),
+    FEED_TITLE: z.string().default('Blog').describe("the feeds' title and the Atom feed's author name"),
     WORKERS: workers.default(1).describe('server processes sharing the port (node:cluster), 1 to 64 or auto'),
   })
   .superRefine(

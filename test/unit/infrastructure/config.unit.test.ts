@@ -34,14 +34,41 @@ describe('loadConfig', () => {
       workers: 1,
       idempotencyKeyRetentionMs: 24 * 3_600_000,
       revisionRetentionMs: 30 * 86_400_000,
+      feeds: {
+        publicUrl: 'http://localhost:3000',
+        articleUrlTemplate: 'http://localhost:3000/article/slug/{slug}',
+        size: 20,
+        title: 'Blog',
+      },
     });
+  });
+
+  it('makes feed links from PUBLIC_URL (default: the port on localhost) and ARTICLE_URL_TEMPLATE', () => {
+    expect(loadConfig({ PORT: '8080' }).feeds.publicUrl).toBe('http://localhost:8080');
+    expect(loadConfig({ PUBLIC_URL: 'https://blog.example.com/' }).feeds).toMatchObject({
+      publicUrl: 'https://blog.example.com',
+      articleUrlTemplate: 'https://blog.example.com/article/slug/{slug}',
+    });
+    const template = 'https://www.example.com/posts/{id}-{slug}';
+    expect(loadConfig({ ARTICLE_URL_TEMPLATE: template }).feeds.articleUrlTemplate).toBe(template);
+  });
+
+  it.each([
+    [{ PUBLIC_URL: 'https://blog.example.com/news' }, /^PUBLIC_URL: expected an origin/],
+    [{ PUBLIC_URL: 'blog.example.com' }, /^PUBLIC_URL: expected an origin/],
+    [{ ARTICLE_URL_TEMPLATE: '/article/{slug}' }, /^ARTICLE_URL_TEMPLATE: expected an http\(s\) URL/],
+    [{ ARTICLE_URL_TEMPLATE: 'ftp://example.com/{slug}' }, /^ARTICLE_URL_TEMPLATE: expected an http\(s\) URL/],
+    [{ FEED_SIZE: '0' }, /^FEED_SIZE: /],
+    [{ FEED_SIZE: '101' }, /^FEED_SIZE: /],
+  ])('refuses the feed setting %o, naming it', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(message);
   });
 
   it('treats empty variables as unset', () => {
     const empty = ['PORT', 'DATABASE_URL', 'API_TOKEN', 'BODY_LIMIT', 'LOG_LEVEL', 'LOG_FORMAT', 'CORS_ORIGIN']
       .concat(['RATE_LIMIT_PER_MINUTE', 'TRUST_PROXY', 'SEED_ENABLED', 'SHUTDOWN_DRAIN_MS', 'SHUTDOWN_TIMEOUT_MS'])
       .concat(['WORKERS', 'PG_POOL_SIZE', 'DATABASE_READ_URLS', 'REPLICA_MAX_LAG_MS', 'PG_PREPARED_STATEMENTS'])
-      .concat(['IDEMPOTENCY_KEY_RETENTION_HOURS'])
+      .concat(['IDEMPOTENCY_KEY_RETENTION_HOURS', 'PUBLIC_URL', 'ARTICLE_URL_TEMPLATE', 'FEED_SIZE', 'FEED_TITLE'])
       .map((name) => [name, '']);
     expect(loadConfig(Object.fromEntries(empty))).toEqual(loadConfig({}));
   });
