@@ -1,7 +1,8 @@
-import { createHash } from 'node:crypto';
 import { createId } from '@paralleldrive/cuid2';
+import { KEY_RULES } from '../src/application/use-cases/create-key';
 import { openDataSource } from '../src/infrastructure/persistence/typeorm/data-source';
 import { TypeOrmKeyRepository } from '../src/infrastructure/persistence/typeorm/key-repository/typeorm-key-repository';
+import { NodeTokenSecrets } from '../src/infrastructure/security/node-token-secrets';
 import { BENCH_TOKEN } from './http-client';
 
 /**
@@ -14,8 +15,8 @@ export async function storeBenchKey(databaseUrl: string): Promise<void> {
   try {
     await new TypeOrmKeyRepository(dataSource).create({
       id: createId(),
-      tokenHash: createHash('sha256').update(BENCH_TOKEN, 'utf8').digest('hex'),
-      prefix: BENCH_TOKEN.slice(0, 12),
+      tokenHash: new NodeTokenSecrets().hashOf(BENCH_TOKEN),
+      prefix: BENCH_TOKEN.slice(0, KEY_RULES.prefixLength),
       role: 'author',
       authorName: 'Bench',
       createdAt: new Date(),

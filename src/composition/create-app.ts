@@ -19,7 +19,6 @@ export function createApp(container: Container): Express {
   const lifecycle = container.get(ServiceLifecycle);
   const authentication = container.get(AuthenticateRequest);
   return createHttpApp(controllersOf(container), {
-    apiToken: config.apiToken,
     authenticate: (token) => authentication.execute(token),
     bodyLimitBytes: config.bodyLimitBytes,
     logger: container.get<Logger>(TOKENS.Logger),

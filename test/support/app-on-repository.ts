@@ -79,7 +79,6 @@ export function appOnRepository(repository: ArticleRepository, options: AppOnRep
       ),
     },
     {
-      apiToken: null,
       // No key is ever made here: the open rules.
       authenticate: (token) => authentication.execute(token),
       bodyLimitBytes: options.bodyLimitBytes ?? 1024,

@@ -19,7 +19,8 @@ export interface GuardedArticle {
 
 const NO_PUBLISHING = 'a contributor may not publish or schedule an article';
 
-const needsCredential = (what: string) => `${what} needs the header Authorization: Bearer <key or API token>`;
+/** The refusal of `what` without a key or token (a 401): one wording for the HTTP layer and the rules. */
+export const needsCredential = (what: string) => `${what} needs the header Authorization: Bearer <key or API token>`;
 
 function ownedBy(actor: Actor, article: GuardedArticle): boolean {
   return actor.kind === 'key' && actor.author !== null && article.author?.id === actor.author.id;

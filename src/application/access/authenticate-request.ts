@@ -26,7 +26,7 @@ const CLOCK_SLACK_MS = 5_000;
 
 /**
  * Who a request's bearer token names. Keys once seen are kept in memory, so that a request costs
- * no query; the cache is trusted only while `refresh` (a timer, every half of freshForMs) has
+ * no query; the cache is trusted only while `refresh` (a timer, well within freshForMs) has
  * read the revocations within freshForMs; past that, each request reads its key again. Every
  * refused token costs the same: one look-up by its hash, whatever it is (unknown, truncated, of
  * another deployment, revoked, expired), and the same message. A request whose answer needs no

@@ -21,7 +21,6 @@ import { routeRouter } from './route-router';
 import { apiRouteTable, type HttpControllers } from './routes';
 
 export interface HttpAppOptions {
-  apiToken: string | null;
   /** Who a request's bearer token names (AuthenticateRequest). */
   authenticate: Authenticate;
   bodyLimitBytes: number;
@@ -91,10 +90,10 @@ function isDocsPath(path: string): boolean {
 /** The OpenAPI document the app serves at /openapi.json; also written for the linter, without a server. */
 export function openApiDocumentOf(
   controllers: HttpControllers,
-  options: Pick<HttpAppOptions, 'apiToken' | 'rateLimitPerMinute' | 'seedEnabled'>,
+  options: Pick<HttpAppOptions, 'rateLimitPerMinute' | 'seedEnabled'>,
 ) {
   return buildOpenApiDocument(
     { api: apiRouteTable(controllers, { seedEnabled: options.seedEnabled }), probes: probeRouteTable(controllers) },
-    { apiToken: options.apiToken !== null, rateLimited: options.rateLimitPerMinute !== null },
+    { rateLimited: options.rateLimitPerMinute !== null },
   );
 }

@@ -19,11 +19,9 @@ import {
 import {
   type Article,
   ArticleChangedError,
-  type ArticleFields,
   type ArticleRevision,
   applyPublicationChange,
   RevisionNotFoundError,
-  type SearchableText,
   searchableTextOf,
   type Term,
   type TermKind,
@@ -33,21 +31,8 @@ import { InMemoryKeys } from './in-memory-keys';
 import { latestPublishedAt, walkVisible } from './in-memory-list-walk';
 import { InMemoryRevisions } from './in-memory-revisions';
 import { InMemorySlugs } from './in-memory-slugs';
+import { restoredState, type StoredArticle } from './in-memory-stored-article';
 import { InMemoryTerms } from './in-memory-terms';
-
-interface StoredArticle extends ArticleFields {
-  id: number;
-  publishedAt: Date | null;
-  slug: string;
-  tagIds: string[];
-  categoryIds: string[];
-  createdAt: Date;
-  updatedAt: Date;
-  version: number;
-  /** The searchable fields folded for search, kept in step with the fields on every write. */
-  search: SearchableText;
-  authorId: string | null;
-}
 
 /**
  * Keeps everything in process memory. Each method runs to completion without awaiting, so
@@ -186,23 +171,7 @@ export class InMemoryArticleRepository implements ArticleRepository {
     // A deleted article's last version is in the revision its delete kept: the next one is new.
     const last = current ?? this.revisions.lastState(id);
     if (current) this.revisions.keep(this.toArticle(current), at);
-    const restored: StoredArticle = {
-      id,
-      title: target.title,
-      description: target.description,
-      content: target.content,
-      featured: target.featured,
-      publishedAt: target.publishedAt,
-      slug: target.slug,
-      tagIds: target.tags.map((term) => term.id),
-      categoryIds: target.categories.map((term) => term.id),
-      createdAt: current?.createdAt ?? target.createdAt,
-      updatedAt: new Date(Math.max(at.getTime(), last.updatedAt.getTime())),
-      version: last.version + 1,
-      search: searchableTextOf(target),
-      // An article's author never changes; a deleted one's is in its revision.
-      authorId: current?.authorId ?? target.author?.id ?? null,
-    };
+    const restored = restoredState(id, target, current, last, at);
     if (current) this.slugs.rename(id, current.slug, target.slug);
     else this.slugs.take(target.slug, id);
     this.articles.set(id, restored);

@@ -1,4 +1,5 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { needsCredential } from '../../../application';
 import { type Actor, UnauthenticatedError } from '../../../domain';
 import { HttpRequestError } from '../request-errors';
 import type { FailedAuthentications } from './failed-authentications';
@@ -58,7 +59,7 @@ export function actorOf(response: Response): Actor {
 /** The route with its actor; a write without a credential stops here. */
 function proceed(actor: Actor, write: boolean, response: Response, next: NextFunction): void {
   if (write && actor.kind === 'anonymous') {
-    next(new UnauthenticatedError('This write needs the header Authorization: Bearer <key or API token>'));
+    next(new UnauthenticatedError(needsCredential('This write')));
     return;
   }
   response.locals.actor = actor;

@@ -6,7 +6,6 @@ import { extraOperations } from './extra-operations';
 import { failureJson } from './failure-json';
 
 export interface OpenApiOptions {
-  apiToken: boolean;
   rateLimited: boolean;
 }
 
@@ -29,7 +28,7 @@ export function buildOpenApiDocument(routes: DocumentedRoutes, options: OpenApiO
   };
   for (const route of routes.api) add(route.method, route.path, operation(route, { ...options, touchesStorage: true }));
   for (const route of routes.probes) {
-    add(route.method, route.path, operation(route, { apiToken: false, rateLimited: false, touchesStorage: false }));
+    add(route.method, route.path, operation(route, { rateLimited: false, touchesStorage: false }));
   }
   for (const extra of extraOperations(options)) add(extra.method, extra.path, extra.operation);
 
@@ -65,10 +64,7 @@ export function buildOpenApiDocument(routes: DocumentedRoutes, options: OpenApiO
   } as Parameters<typeof createDocument>[0]);
 }
 
-function operation(
-  route: RouteDefinition,
-  context: { apiToken: boolean; rateLimited: boolean; touchesStorage: boolean },
-): object {
+function operation(route: RouteDefinition, context: { rateLimited: boolean; touchesStorage: boolean }): object {
   // Every API route reads a key when one is sent; a write needs one once keys or API_TOKEN exist.
   const authenticates = context.touchesStorage;
   const requestHeaders = z.object({

@@ -9,7 +9,7 @@ import type { SessionOpening } from './sql-sessions';
  * runs in-process and synchronously: there is nothing to wait for past a deadline. Statements
  * are prepared once, for the life of the connection.
  */
-export function sqliteSessions(): SessionOpening {
+function sqliteSessions(): SessionOpening {
   const oneAtATime = new Mutex();
   const statements: SqlitePreparedStatements = new Map();
   return {
