@@ -21,6 +21,7 @@ export * from './use-cases/list-terms';
 export * from './use-cases/list-visible-articles';
 export * from './use-cases/purge-expired-idempotency-keys';
 export * from './use-cases/purge-expired-revisions';
+export * from './use-cases/read-feed';
 export * from './use-cases/restore-article';
 export * from './use-cases/revoke-key';
 export * from './use-cases/seed-articles';

@@ -20,6 +20,7 @@ import {
   ListVisibleArticles,
   PurgeExpiredIdempotencyKeys,
   PurgeExpiredRevisions,
+  ReadFeed,
   RestoreArticle,
   RevokeKey,
   SeedArticles,
@@ -33,6 +34,7 @@ import { sha256JsonFingerprint } from '../infrastructure/fingerprint/sha256-json
 import { createLogger, type Logger } from '../infrastructure/logging/logger';
 import { NodeTokenSecrets } from '../infrastructure/security/node-token-secrets';
 import { ArticleController } from '../interfaces/http/controllers/article-controller';
+import { FeedController } from '../interfaces/http/controllers/feed-controller';
 import { HealthController } from '../interfaces/http/controllers/health-controller';
 import { KeyController } from '../interfaces/http/controllers/key-controller';
 import { SeedController } from '../interfaces/http/controllers/seed-controller';
@@ -156,6 +158,13 @@ function useCaseModule(tracer: Tracer | undefined): ContainerModule {
     bindUseCase(bind, ListVisibleArticles, [TOKENS.ArticleRepository, TOKENS.Clock], ['page', 'execute']);
     bindUseCase(bind, GetArticle, [TOKENS.ArticleRepository, TOKENS.Clock], ['execute']);
     bindUseCase(bind, GetArticleBySlug, [TOKENS.ArticleRepository, TOKENS.Clock], ['execute']);
+    bind(ReadFeed)
+      .toResolvedValue(
+        (articles: ArticleRepository, clock: Clock, config: AppConfig) =>
+          traced(new ReadFeed(articles, clock, config.feeds.size), ['execute']),
+        [TOKENS.ArticleRepository, TOKENS.Clock, TOKENS.Config],
+      )
+      .inSingletonScope();
     bindUseCase(bind, ListTags, [TOKENS.ArticleRepository], ['execute']);
     bindUseCase(bind, ListCategories, [TOKENS.ArticleRepository], ['execute']);
     bindUseCase(bind, SeedArticles, [CreateArticle, ListVisibleArticles], ['execute']);
@@ -218,6 +227,12 @@ const controllerModule = new ContainerModule(({ bind }) => {
   bindSingleton(bind, SeedController, [SeedArticles, TOKENS.Clock]);
   bindSingleton(bind, TermController, [ListTags, ListCategories]);
   bindSingleton(bind, HealthController, [CheckReadiness]);
+  bind(FeedController)
+    .toResolvedValue(
+      (readFeed: ReadFeed, config: AppConfig, clock: Clock) => new FeedController(readFeed, config.feeds, clock),
+      [ReadFeed, TOKENS.Config, TOKENS.Clock],
+    )
+    .inSingletonScope();
   bindSingleton(bind, KeyController, [CreateKey, ListKeys, RevokeKey]);
   bindSingleton(bind, UserController, []);
 });

@@ -6,6 +6,7 @@ import type { AppConfig } from '../infrastructure/config/config';
 import type { Logger } from '../infrastructure/logging/logger';
 import { createHttpApp, type HttpAppControllers, openApiDocumentOf } from '../interfaces/http/app';
 import { ArticleController } from '../interfaces/http/controllers/article-controller';
+import { FeedController } from '../interfaces/http/controllers/feed-controller';
 import { HealthController } from '../interfaces/http/controllers/health-controller';
 import { KeyController } from '../interfaces/http/controllers/key-controller';
 import { SeedController } from '../interfaces/http/controllers/seed-controller';
@@ -41,6 +42,7 @@ function controllersOf(container: Container): HttpAppControllers {
     articles: container.get(ArticleController),
     seed: container.get(SeedController),
     terms: container.get(TermController),
+    feeds: container.get(FeedController),
     health: container.get(HealthController),
     keys: container.get(KeyController),
     users: container.get(UserController),

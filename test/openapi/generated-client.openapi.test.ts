@@ -274,6 +274,19 @@ describe('a client generated from the OpenAPI document', () => {
     expect(categories.data?.data.map((term) => term.name)).toContain('terms-category');
   });
 
+  it('reads the three feeds, the JSON Feed typed', async () => {
+    await create({ title: 'In the feeds', content: 'fed' });
+    const json = await client.GET('/feeds/feed.json', { params: { query: { featured: 'false' } } });
+    expect(json.response.headers.get('Content-Type')).toBe('application/feed+json; charset=utf-8');
+    expect(json.data?.items.map((item) => item.title)).toContain('In the feeds');
+    for (const path of ['/feeds/rss.xml', '/feeds/atom.xml'] as const) {
+      const xml = await client.GET(path, { parseAs: 'text' });
+      expect(xml.data).toContain(
+        '<title>In the feeds</title>'.replace('<title>', path.includes('atom') ? '<title type="text">' : '<title>'),
+      );
+    }
+  });
+
   it('reads liveness and both readiness checks', async () => {
     expect((await client.GET('/health')).data?.data).toEqual({ status: 'ok' });
     expect((await client.GET('/ready')).data?.data).toEqual({ status: 'ready', writes: 'available' });

@@ -13,6 +13,7 @@ import {
   ListKeys,
   ListTags,
   ListVisibleArticles,
+  ReadFeed,
   RestoreArticle,
   RevokeKey,
   SeedArticles,
@@ -23,6 +24,7 @@ import { InMemoryKeyRepository } from '../../src/infrastructure/persistence/memo
 import { NodeTokenSecrets } from '../../src/infrastructure/security/node-token-secrets';
 import { createHttpApp } from '../../src/interfaces/http/app';
 import { ArticleController } from '../../src/interfaces/http/controllers/article-controller';
+import { FeedController } from '../../src/interfaces/http/controllers/feed-controller';
 import { HealthController } from '../../src/interfaces/http/controllers/health-controller';
 import { KeyController } from '../../src/interfaces/http/controllers/key-controller';
 import { SeedController } from '../../src/interfaces/http/controllers/seed-controller';
@@ -70,6 +72,15 @@ export function appOnRepository(repository: ArticleRepository, options: AppOnRep
       terms: new TermController(new ListTags(repository), new ListCategories(repository)),
       health: new HealthController(
         new CheckReadiness({ pingReads: async () => {}, pingWrites: async () => {} }, new ServiceLifecycle(), 1000),
+      ),
+      feeds: new FeedController(
+        new ReadFeed(repository, clock, 20),
+        {
+          publicUrl: 'http://localhost:3000',
+          articleUrlTemplate: 'http://localhost:3000/article/slug/{slug}',
+          title: 'Blog',
+        },
+        clock,
       ),
       users: new UserController(),
       keys: new KeyController(

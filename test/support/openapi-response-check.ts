@@ -90,7 +90,9 @@ export class OpenApiResponseCheck {
     if (types.length === 0) return [];
     if (!types.includes(contentType))
       return [`${where}: Content-Type ${contentType} is not one of ${types.join(', ')}`];
-    if (contentType !== 'application/json' || !documented.content?.[contentType]?.schema) return [];
+    // JSON and JSON-based types (`application/feed+json`), which supertest parses too.
+    const json = contentType === 'application/json' || contentType.endsWith('+json');
+    if (!json || !documented.content?.[contentType]?.schema) return [];
     return this.bodyProblems(where, `${pointer}/content/${pointerSegment(contentType)}/schema`, response.body);
   }
 

@@ -139,6 +139,9 @@ export type SlugLookup =
  */
 export type WriteGuard = (current: Article) => void;
 
+/** Whether a revision's article, as it was until `replacedAt`, is one a caller looks for. */
+export type RevisionTest = (article: Article, replacedAt: Date) => boolean;
+
 /** A page of an article's revisions, newest first: the first `limit` numbered below `before`. */
 export interface RevisionsPage {
   readonly limit?: number;
@@ -201,6 +204,12 @@ export interface ArticleRepository {
   restore(id: number, revision: number, at: Date, expected?: ExpectedVersions): Promise<Article>;
   /** The revisions of article `id`, newest first; null when no article has this id or had it (no revision). */
   listRevisions(id: number, page: RevisionsPage): Promise<ArticleRevision[] | null>;
+  /**
+   * The latest `replacedAt` after `after` and at or before `upTo` among the revisions of every
+   * article, deleted ones included, whose article `test` accepts; null when none does. Reads the
+   * revisions newest first and stops at the first accepted (a feed's last change, ReadFeed).
+   */
+  latestReplacement(after: Date, upTo: Date, test: RevisionTest): Promise<Date | null>;
   /** Removes at most `limit` revisions replaced at or before `upTo`; answers how many it removed. */
   deleteExpiredRevisions(upTo: Date, limit: number): Promise<number>;
   findById(id: number): Promise<Article | null>;

@@ -6,6 +6,7 @@ import type { UserController } from '../user-demo/user-controller';
 import { withoutExpressFreshness } from './conditional-get';
 import { errorHandler } from './error-mapping';
 import { matchPathsExactly, onlyForPaths } from './exact-paths';
+import { feedRouteTable } from './feed-routes';
 import type { Authenticate } from './middleware/authenticate';
 import { closeConnectionWhenStopping } from './middleware/close-connection-when-stopping';
 import { FailedAuthentications } from './middleware/failed-authentications';
@@ -45,7 +46,10 @@ export interface HttpAppControllers extends HttpControllers {
  * the unlimited probes and docs, then the rate limit, then the API.
  */
 export function createHttpApp(controllers: HttpAppControllers, options: HttpAppOptions): Express {
-  const api = apiRouteTable(controllers, { seedEnabled: options.seedEnabled });
+  const api = [
+    ...apiRouteTable(controllers, { seedEnabled: options.seedEnabled }),
+    ...feedRouteTable(controllers.feeds),
+  ];
   const probes = probeRouteTable(controllers);
   const document = openApiDocumentOf(controllers, options);
   const metrics = httpMetrics(options.metricRegistries ?? []);
@@ -93,7 +97,10 @@ export function openApiDocumentOf(
   options: Pick<HttpAppOptions, 'rateLimitPerMinute' | 'seedEnabled'>,
 ) {
   return buildOpenApiDocument(
-    { api: apiRouteTable(controllers, { seedEnabled: options.seedEnabled }), probes: probeRouteTable(controllers) },
+    {
+      api: [...apiRouteTable(controllers, { seedEnabled: options.seedEnabled }), ...feedRouteTable(controllers.feeds)],
+      probes: probeRouteTable(controllers),
+    },
     { rateLimited: options.rateLimitPerMinute !== null },
   );
 }

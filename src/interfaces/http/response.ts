@@ -42,6 +42,15 @@ export class WrappedJsonBody {
   ) {}
 }
 
+/** A success answered as a document of its own type, not wrapped (a feed). */
+export class UnwrappedBody {
+  constructor(
+    readonly contentType: string,
+    readonly body: string,
+    readonly headers: Readonly<Record<string, string>>,
+  ) {}
+}
+
 /** A conditional GET whose If-None-Match names the current ETag: 304, these headers, no body. */
 export class NotModified {
   constructor(readonly headers: Readonly<Record<string, string>>) {}

@@ -8,6 +8,8 @@ export interface RouteInput<Body, Params, Query, Headers> {
   query: Query;
   headers: Headers;
   actor: Actor;
+  /** The request's path and query, as the client sent them. */
+  target: string;
 }
 
 /** A header of a success answer, as the OpenAPI document describes it. */
@@ -32,7 +34,7 @@ export interface RouteDefinition {
   summary: string;
   /** What the route does, for the documentation page. */
   description: string;
-  group: 'Articles' | 'Tags and categories' | 'Keys' | 'Operations';
+  group: 'Articles' | 'Tags and categories' | 'Feeds' | 'Keys' | 'Operations';
   /** Writes need a key or the API token once one exists. */
   write: boolean;
   /** The JSON body; absent: the route reads none. */
@@ -45,6 +47,8 @@ export interface RouteDefinition {
   /** The HTTP status and the `data` of a success. */
   status: 200 | 201;
   data: z.ZodType;
+  /** A success that is not wrapped: its body is `data` itself, of this media type (UnwrappedBody). */
+  unwrapped?: { mediaType: string };
   /** A GET whose ETag makes it conditional: 304, no body, when If-None-Match names the current tag. */
   notModified?: boolean;
   /** A GET that may answer 301 with a Location and the wrapper with this `data` (MovedPermanently). */

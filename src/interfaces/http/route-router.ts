@@ -7,7 +7,15 @@ import type { FailedAuthentications } from './middleware/failed-authentications'
 import { jsonBody } from './middleware/json-body';
 import { queryParametersOf } from './query-parameters';
 import { routeNotFound } from './request-errors';
-import { MovedPermanently, NotModified, StreamedList, success, WithHeaders, WrappedJsonBody } from './response';
+import {
+  MovedPermanently,
+  NotModified,
+  StreamedList,
+  success,
+  UnwrappedBody,
+  WithHeaders,
+  WrappedJsonBody,
+} from './response';
 import type { RouteDefinition } from './route-definition';
 import { writeStreamedList } from './streamed-list';
 import { parseInput } from './validation/article-schemas';
@@ -24,7 +32,7 @@ export interface RouteRouterOptions {
  * Serves a route table, each path matched exactly: token, then body, then schemas (path, query,
  * headers, body), then the handler; answers wrapped, with the handler's headers, or streamed when
  * it answers a StreamedList, or a body written before (WrappedJsonBody) as it is, or a 304
- * without a body when it answers NotModified, or a wrapped 301 with its Location (MovedPermanently).
+ * without a body when it answers NotModified, or a document of its own type (UnwrappedBody), or a wrapped 301 with its Location (MovedPermanently).
  */
 export function routeRouter(routes: readonly RouteDefinition[], options: RouteRouterOptions): Router {
   const router = exactRouter();
@@ -42,7 +50,7 @@ export function routeRouter(routes: readonly RouteDefinition[], options: RouteRo
       const headers = route.headers && parseInput(route.headers, headersNamedIn(route.headers, request));
       const body = route.body ? parseInput(route.body, request.body) : undefined;
       const actor = options.authenticate === null ? OPEN_ACTOR : actorOf(response);
-      const answer = await route.handle({ body, params, query, headers, actor });
+      const answer = await route.handle({ body, params, query, headers, actor, target: request.originalUrl });
       if (answer instanceof StreamedList)
         return writeStreamedList(response, route.status, answer.batches, answer.headers);
       if (answer instanceof NotModified) return response.set(answer.headers).status(304).end();
@@ -50,6 +58,8 @@ export function routeRouter(routes: readonly RouteDefinition[], options: RouteRo
         return response.location(answer.location).status(301).json(success(answer.data));
       if (answer instanceof WrappedJsonBody)
         return response.set(answer.headers).status(route.status).type('json').send(answer.body);
+      if (answer instanceof UnwrappedBody)
+        return response.set(answer.headers).status(route.status).type(answer.contentType).send(answer.body);
       if (answer instanceof WithHeaders) response.set(answer.headers);
       response.status(route.status).json(success(answer instanceof WithHeaders ? answer.data : answer));
     });

@@ -14,6 +14,7 @@ import {
   WRITE_PATH_READ,
 } from './article-route-answers';
 import type { ArticleController } from './controllers/article-controller';
+import type { FeedController } from './controllers/feed-controller';
 import type { HealthController } from './controllers/health-controller';
 import type { KeyController } from './controllers/key-controller';
 import type { SeedController } from './controllers/seed-controller';
@@ -41,6 +42,7 @@ export interface HttpControllers {
   terms: TermController;
   health: HealthController;
   keys: KeyController;
+  feeds: FeedController;
 }
 
 export interface RouteOptions {

@@ -5,6 +5,7 @@ import { createAndReadContract } from './create-and-read';
 import { dataVersionContract } from './data-version';
 import { deleteContract } from './delete';
 import { keyedCreatesContract } from './keyed-creates';
+import { latestReplacementContract } from './latest-replacement';
 import { listsAndPagesContract } from './lists-and-pages';
 import { publishingContract } from './publishing';
 import { revisionsContract } from './revisions';
@@ -38,6 +39,7 @@ export function articleRepositoryContract(name: string, open: OpenContractSubjec
     conditionalWritesContract(shared.open);
     updateContract(shared.open);
     keyedCreatesContract(shared.open);
+    latestReplacementContract(shared.open);
     publishingContract(shared.open);
     slugsContract(shared.open);
     revisionsContract(shared.open);

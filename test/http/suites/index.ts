@@ -4,6 +4,7 @@ import { conditionalReadsSuite } from './conditional-reads.suite';
 import { conditionalWritesSuite } from './conditional-writes.suite';
 import { createArticleSuite } from './create-article.suite';
 import { deleteArticleSuite } from './delete-article.suite';
+import { feedsSuite } from './feeds.suite';
 import { idempotentCreatesSuite } from './idempotent-creates.suite';
 import { keysAndRolesSuite } from './keys-and-roles.suite';
 import { pagesAndFiltersSuite } from './pages-and-filters.suite';
@@ -30,6 +31,7 @@ export function describeHttpApi(kind: StorageKind): void {
     searchSuite(kind);
     publishingSuite(kind);
     revisionsSuite(kind);
+    feedsSuite(kind);
     streamedListSuite(kind);
     routingSuite(kind);
     keysAndRolesSuite(kind);

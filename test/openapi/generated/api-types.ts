@@ -111,6 +111,27 @@ export interface paths {
      */
     post: operations['revokeKey'];
   };
+  '/feeds/rss.xml': {
+    /**
+     * The RSS 2.0 feed
+     * @description The latest FEED_SIZE published articles, newest first (publishedAt, then id, descending), optionally filtered by `tag`, `category`, `featured` and `author` as the list is (a bad or repeated value is a 400 in the wrapper; other parameters are ignored). Not wrapped. Text XML cannot carry becomes U+FFFD in the XML feeds.
+     */
+    get: operations['readRssFeed'];
+  };
+  '/feeds/atom.xml': {
+    /**
+     * The Atom feed (RFC 4287)
+     * @description The latest FEED_SIZE published articles, newest first (publishedAt, then id, descending), optionally filtered by `tag`, `category`, `featured` and `author` as the list is (a bad or repeated value is a 400 in the wrapper; other parameters are ignored). Not wrapped. Text XML cannot carry becomes U+FFFD in the XML feeds.
+     */
+    get: operations['readAtomFeed'];
+  };
+  '/feeds/feed.json': {
+    /**
+     * The JSON Feed 1.1
+     * @description The latest FEED_SIZE published articles, newest first (publishedAt, then id, descending), optionally filtered by `tag`, `category`, `featured` and `author` as the list is (a bad or repeated value is a 400 in the wrapper; other parameters are ignored). Not wrapped. Text XML cannot carry becomes U+FFFD in the XML feeds.
+     */
+    get: operations['readJsonFeed'];
+  };
   '/health': {
     /**
      * The process is alive
@@ -640,6 +661,26 @@ export interface components {
        * @example 2026-11-27T10:00:00.000Z
        */
       lastUsedAt: string | null;
+    };
+    JsonFeed: {
+      /** @constant */
+      version: 'https://jsonfeed.org/version/1.1';
+      title: string;
+      home_page_url: string;
+      feed_url: string;
+      items: {
+        id: string;
+        url: string;
+        title: string;
+        summary: string;
+        content_text: string;
+        date_published: string;
+        date_modified: string;
+        tags: string[];
+        authors?: {
+          name: string;
+        }[];
+      }[];
     };
     /**
      * @example {
@@ -2769,6 +2810,384 @@ export interface operations {
           RateLimit?: string;
           /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
           'RateLimit-Policy'?: string;
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description Over 20 failed authentications a minute from this address; Over RATE_LIMIT_PER_MINUTE for this client */
+      429: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+          /** @description Seconds until the current minute of the rate limit ends */
+          'Retry-After': string;
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description Unexpected error ("Internal error") */
+      500: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description Storage unavailable; retry later */
+      503: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+          /** @description Seconds to wait before retrying (storage unavailable, a failover under way, shutting down) */
+          'Retry-After': string;
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+    };
+  };
+  /**
+   * The RSS 2.0 feed
+   * @description The latest FEED_SIZE published articles, newest first (publishedAt, then id, descending), optionally filtered by `tag`, `category`, `featured` and `author` as the list is (a bad or repeated value is a 400 in the wrapper; other parameters are ignored). Not wrapped. Text XML cannot carry becomes U+FFFD in the XML feeds.
+   */
+  readRssFeed: {
+    parameters: {
+      query?: {
+        /** @description Only articles linked to the tag of this name (trimmed, then 1 to 64 characters; an unknown name matches nothing) */
+        tag?: string;
+        /** @description Only articles linked to the category of this name, trimmed like `tag`; with `tag`, to both */
+        category?: string;
+        /** @description Only featured articles (`true`) or only the others (`false`) */
+        featured?: 'true' | 'false';
+        /** @description Only articles of the author with this slug (an author's `slug`; an unknown one matches nothing) */
+        author?: string;
+      };
+      header?: {
+        /** @description Your id for this request (1 to 128 of `A-Z a-z 0-9 _ . : -`): echoed in the answer and carried by the log line; any other value is replaced by a new UUID */
+        'X-Request-Id'?: string;
+        /** @description The ETag of the feed as you have it: while it is still current, the answer is 304 with no body */
+        'If-None-Match'?: string;
+        /** @description The Last-Modified of the feed as you have it. Without If-None-Match, the answer is 304 while nothing changed since; a value that is not an HTTP date is ignored */
+        'If-Modified-Since'?: string;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+          /** @description A strong tag of the body: send it back in If-None-Match */
+          ETag: string;
+          /** @description The time of the feed's last change (an entry written, arrived or gone): send it back in If-Modified-Since */
+          'Last-Modified': string;
+        };
+        content: {
+          'application/rss+xml': string;
+        };
+      };
+      /** @description Not modified: If-None-Match names the current ETag, or, without If-None-Match, nothing changed since If-Modified-Since; no body */
+      304: {
+        content: never;
+      };
+      /** @description Invalid input; the message names the field */
+      400: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description A bearer token that is no valid key (unknown, expired or revoked) */
+      401: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+          /** @description The scheme the write needs */
+          'WWW-Authenticate': 'Bearer';
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description Over 20 failed authentications a minute from this address; Over RATE_LIMIT_PER_MINUTE for this client */
+      429: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+          /** @description Seconds until the current minute of the rate limit ends */
+          'Retry-After': string;
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description Unexpected error ("Internal error") */
+      500: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description Storage unavailable; retry later */
+      503: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+          /** @description Seconds to wait before retrying (storage unavailable, a failover under way, shutting down) */
+          'Retry-After': string;
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+    };
+  };
+  /**
+   * The Atom feed (RFC 4287)
+   * @description The latest FEED_SIZE published articles, newest first (publishedAt, then id, descending), optionally filtered by `tag`, `category`, `featured` and `author` as the list is (a bad or repeated value is a 400 in the wrapper; other parameters are ignored). Not wrapped. Text XML cannot carry becomes U+FFFD in the XML feeds.
+   */
+  readAtomFeed: {
+    parameters: {
+      query?: {
+        /** @description Only articles linked to the tag of this name (trimmed, then 1 to 64 characters; an unknown name matches nothing) */
+        tag?: string;
+        /** @description Only articles linked to the category of this name, trimmed like `tag`; with `tag`, to both */
+        category?: string;
+        /** @description Only featured articles (`true`) or only the others (`false`) */
+        featured?: 'true' | 'false';
+        /** @description Only articles of the author with this slug (an author's `slug`; an unknown one matches nothing) */
+        author?: string;
+      };
+      header?: {
+        /** @description Your id for this request (1 to 128 of `A-Z a-z 0-9 _ . : -`): echoed in the answer and carried by the log line; any other value is replaced by a new UUID */
+        'X-Request-Id'?: string;
+        /** @description The ETag of the feed as you have it: while it is still current, the answer is 304 with no body */
+        'If-None-Match'?: string;
+        /** @description The Last-Modified of the feed as you have it. Without If-None-Match, the answer is 304 while nothing changed since; a value that is not an HTTP date is ignored */
+        'If-Modified-Since'?: string;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+          /** @description A strong tag of the body: send it back in If-None-Match */
+          ETag: string;
+          /** @description The time of the feed's last change (an entry written, arrived or gone): send it back in If-Modified-Since */
+          'Last-Modified': string;
+        };
+        content: {
+          'application/atom+xml': string;
+        };
+      };
+      /** @description Not modified: If-None-Match names the current ETag, or, without If-None-Match, nothing changed since If-Modified-Since; no body */
+      304: {
+        content: never;
+      };
+      /** @description Invalid input; the message names the field */
+      400: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description A bearer token that is no valid key (unknown, expired or revoked) */
+      401: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+          /** @description The scheme the write needs */
+          'WWW-Authenticate': 'Bearer';
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description Over 20 failed authentications a minute from this address; Over RATE_LIMIT_PER_MINUTE for this client */
+      429: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+          /** @description Seconds until the current minute of the rate limit ends */
+          'Retry-After': string;
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description Unexpected error ("Internal error") */
+      500: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description Storage unavailable; retry later */
+      503: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+          /** @description Seconds to wait before retrying (storage unavailable, a failover under way, shutting down) */
+          'Retry-After': string;
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+    };
+  };
+  /**
+   * The JSON Feed 1.1
+   * @description The latest FEED_SIZE published articles, newest first (publishedAt, then id, descending), optionally filtered by `tag`, `category`, `featured` and `author` as the list is (a bad or repeated value is a 400 in the wrapper; other parameters are ignored). Not wrapped. Text XML cannot carry becomes U+FFFD in the XML feeds.
+   */
+  readJsonFeed: {
+    parameters: {
+      query?: {
+        /** @description Only articles linked to the tag of this name (trimmed, then 1 to 64 characters; an unknown name matches nothing) */
+        tag?: string;
+        /** @description Only articles linked to the category of this name, trimmed like `tag`; with `tag`, to both */
+        category?: string;
+        /** @description Only featured articles (`true`) or only the others (`false`) */
+        featured?: 'true' | 'false';
+        /** @description Only articles of the author with this slug (an author's `slug`; an unknown one matches nothing) */
+        author?: string;
+      };
+      header?: {
+        /** @description Your id for this request (1 to 128 of `A-Z a-z 0-9 _ . : -`): echoed in the answer and carried by the log line; any other value is replaced by a new UUID */
+        'X-Request-Id'?: string;
+        /** @description The ETag of the feed as you have it: while it is still current, the answer is 304 with no body */
+        'If-None-Match'?: string;
+        /** @description The Last-Modified of the feed as you have it. Without If-None-Match, the answer is 304 while nothing changed since; a value that is not an HTTP date is ignored */
+        'If-Modified-Since'?: string;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+          /** @description A strong tag of the body: send it back in If-None-Match */
+          ETag: string;
+          /** @description The time of the feed's last change (an entry written, arrived or gone): send it back in If-Modified-Since */
+          'Last-Modified': string;
+        };
+        content: {
+          'application/feed+json': components['schemas']['JsonFeed'];
+        };
+      };
+      /** @description Not modified: If-None-Match names the current ETag, or, without If-None-Match, nothing changed since If-Modified-Since; no body */
+      304: {
+        content: never;
+      };
+      /** @description Invalid input; the message names the field */
+      400: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description A bearer token that is no valid key (unknown, expired or revoked) */
+      401: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+          /** @description The scheme the write needs */
+          'WWW-Authenticate': 'Bearer';
         };
         content: {
           'application/json': components['schemas']['Failure'];

@@ -9,6 +9,7 @@ import {
   type ListVersion,
   type NewArticle,
   type RevisionsPage,
+  type RevisionTest,
   type SlugLookup,
   STREAM_CHUNK_SIZE,
   type VersionObserver,
@@ -183,6 +184,10 @@ export class InMemoryArticleRepository implements ArticleRepository {
 
   async listRevisions(id: number, page: RevisionsPage): Promise<ArticleRevision[] | null> {
     return this.revisions.list(id, page) ?? (this.articles.has(id) ? [] : null);
+  }
+
+  async latestReplacement(after: Date, upTo: Date, test: RevisionTest): Promise<Date | null> {
+    return this.revisions.latestReplacement(after, upTo, test);
   }
 
   async deleteExpiredRevisions(upTo: Date, limit: number): Promise<number> {

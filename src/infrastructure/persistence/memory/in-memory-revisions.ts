@@ -1,4 +1,4 @@
-import type { RevisionsPage } from '../../../application';
+import type { RevisionsPage, RevisionTest } from '../../../application';
 import type { Article, ArticleRevision } from '../../../domain';
 
 /** The revisions of the in-memory store: each article's, oldest first, kept after a delete. */
@@ -30,6 +30,18 @@ export class InMemoryRevisions {
     if (!revisions) return undefined;
     const newestFirst = revisions.filter((kept) => page.before === undefined || kept.revision < page.before).reverse();
     return structuredClone(newestFirst.slice(0, page.limit ?? newestFirst.length));
+  }
+
+  /** ArticleRepository.latestReplacement: newest first, as the SQL storages walk them. */
+  latestReplacement(after: Date, upTo: Date, test: RevisionTest): Date | null {
+    const inRange = [...this.byArticle.values()]
+      .flat()
+      .filter(({ replacedAt }) => replacedAt > after && replacedAt <= upTo)
+      .sort(
+        (a, b) =>
+          b.replacedAt.getTime() - a.replacedAt.getTime() || b.article.id - a.article.id || b.revision - a.revision,
+      );
+    return inRange.find((kept) => test(structuredClone(kept.article), kept.replacedAt))?.replacedAt ?? null;
   }
 
   /** Removes at most `limit` revisions replaced at or before `upTo`; answers how many. */

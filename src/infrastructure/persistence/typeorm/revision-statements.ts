@@ -40,6 +40,17 @@ export function revisionStatements({ d, statement, withTermsOf }: StatementParts
       `SELECT revision, ${d.epochMs('replaced_at')} AS "replacedAt", article FROM article_revisions
         WHERE article_id = ${p(1)} AND revision < ${p(2)} ORDER BY revision DESC LIMIT ${p(3)}`,
     ),
+    /**
+     * Revisions of every article replaced after $1 and before the position ($2 replaced_at,
+     * $3 article_id, $4 revision), newest first, at most $5: a walk back through the replaced states.
+     */
+    revisionsReplacedBefore: statement(
+      'revisions_replaced_before',
+      `SELECT article_id AS "articleId", revision, ${d.epochMs('replaced_at')} AS "replacedAt", article
+         FROM article_revisions
+        WHERE replaced_at > ${p(1)} AND (replaced_at, article_id, revision) < (${p(2)}, ${p(3)}, ${p(4)})
+        ORDER BY replaced_at DESC, article_id DESC, revision DESC LIMIT ${p(5)}`,
+    ),
     /** Whether article $1 exists (one row) or not (none). */
     articleExists: statement('article_exists', `SELECT 1 AS found FROM articles WHERE id = ${p(1)}`),
     /**

@@ -47,6 +47,7 @@ export function buildOpenApiDocument(routes: DocumentedRoutes, options: OpenApiO
     tags: [
       { name: 'Articles', description: 'Articles with their tags and categories' },
       { name: 'Tags and categories', description: 'Every tag and category, linked or not' },
+      { name: 'Feeds', description: 'RSS 2.0, Atom and JSON Feed of the latest published articles; not wrapped' },
       { name: 'Keys', description: "Writers' keys and their roles, for admins" },
       { name: 'Operations', description: 'Probes, metrics and this documentation' },
       { name: 'Demonstration', description: 'Fixed answers from the decorator-driven demo router' },
@@ -87,7 +88,9 @@ function operation(route: RouteDefinition, context: { rateLimited: boolean; touc
       [route.status]: {
         description: route.status === 201 ? 'Created' : 'Success',
         headers: { ...everyAnswerHeaders(context.rateLimited), ...route.responseHeaders },
-        content: { 'application/json': { schema: successOf(route.data) } },
+        content: route.unwrapped
+          ? { [route.unwrapped.mediaType]: { schema: route.data } }
+          : { 'application/json': { schema: successOf(route.data) } },
       },
       ...(route.movedPermanently
         ? {
@@ -102,7 +105,13 @@ function operation(route: RouteDefinition, context: { rateLimited: boolean; touc
           }
         : {}),
       ...(route.notModified
-        ? { 304: { description: 'Not modified: If-None-Match names the current ETag; no body' } }
+        ? {
+            304: {
+              description: route.responseHeaders?.['Last-Modified']
+                ? 'Not modified: If-None-Match names the current ETag, or, without If-None-Match, nothing changed since If-Modified-Since; no body'
+                : 'Not modified: If-None-Match names the current ETag; no body',
+            },
+          }
         : {}),
       ...failures(route, { ...context, authenticates }),
     },

@@ -1,4 +1,4 @@
-import type { RevisionsPage } from '../../../../application';
+import type { RevisionsPage, RevisionTest } from '../../../../application';
 import type { ArticleRevision } from '../../../../domain';
 import type { ArticleStatements } from '../article-statements';
 import type { SqlConnection } from '../sql-connection';
@@ -9,6 +9,9 @@ import { articleOfStoredJson } from './stored-article-json';
 
 /** Above every revision number: a list without `before` starts at the newest. */
 const AFTER_EVERY_REVISION = 2_147_483_647;
+
+/** Revisions per statement when walking back through them: a page's JSON stays small. */
+const WALK_PAGE = 200;
 
 interface RevisionRow {
   revision: number;
@@ -27,6 +30,29 @@ export class ArticleRevisions {
 
   list(id: number, page: RevisionsPage): Promise<ArticleRevision[] | null> {
     return this.routing.readYourWrites((connection) => this.listOn(connection, id, page));
+  }
+
+  /** ArticleRepository.latestReplacement: pages of WALK_PAGE revisions, newest first, until one passes. */
+  latestReplacement(after: Date, upTo: Date, test: RevisionTest): Promise<Date | null> {
+    return this.routing.readYourWrites(async (connection) => {
+      // Just past upTo: every revision replaced at or before it.
+      let position: [Date, number, number] = [new Date(upTo.getTime() + 1), 0, 0];
+      for (;;) {
+        const rows = await connection.query<RevisionRow & { articleId: number }>(this.sql.revisionsReplacedBefore, [
+          this.dialect.encodeTimestamp(after),
+          this.dialect.encodeTimestamp(position[0]),
+          position[1],
+          position[2],
+          WALK_PAGE,
+        ]);
+        for (const row of rows) {
+          const replacedAt = new Date(row.replacedAt);
+          if (test(articleOfStoredJson(row.article, row.articleId), replacedAt)) return replacedAt;
+          position = [replacedAt, row.articleId, row.revision];
+        }
+        if (rows.length < WALK_PAGE) return null;
+      }
+    });
   }
 
   async deleteExpired(upTo: Date, limit: number): Promise<number> {

@@ -10,6 +10,7 @@ import type {
   ListVersion,
   NewArticle,
   RevisionsPage,
+  RevisionTest,
   SlugLookup,
   VersionObserver,
   VisibleArticlesFilter,
@@ -136,6 +137,10 @@ export class TypeOrmArticleRepository implements ArticleRepository {
 
   listRevisions(id: number, page: RevisionsPage): Promise<ArticleRevision[] | null> {
     return this.revisions.list(id, page);
+  }
+
+  latestReplacement(after: Date, upTo: Date, test: RevisionTest): Promise<Date | null> {
+    return this.revisions.latestReplacement(after, upTo, test);
   }
 
   deleteExpiredRevisions(upTo: Date, limit: number): Promise<number> {
