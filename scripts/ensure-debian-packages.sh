@@ -4,7 +4,8 @@
 # Usage: ensure-debian-packages.sh COMMAND=PACKAGE [COMMAND=PACKAGE ...]
 #   e.g. ensure-debian-packages.sh haproxy=haproxy pgbouncer=pgbouncer \
 #          /usr/lib/postgresql/15/bin/postgres=postgresql-15
-# COMMAND is a name looked up on PATH, or an absolute path that must be executable.
+# COMMAND is a name looked up on PATH, or an absolute path that must exist: a package without a
+# command (a Python module, say) is named by one of its files, which need not be executable.
 set -euo pipefail
 
 missing=()
@@ -12,7 +13,7 @@ for pair in "$@"; do
   command_name="${pair%%=*}"
   package="${pair#*=}"
   if [[ "$command_name" == /* ]]; then
-    [ -x "$command_name" ] && continue
+    [ -e "$command_name" ] && continue
   else
     command -v "$command_name" >/dev/null 2>&1 && continue
   fi

@@ -13,10 +13,10 @@ function isXmlChar(codePoint: number): boolean {
 }
 
 describe('xmlText', () => {
-  it('replaces every C0 control XML cannot carry with U+FFFD, and keeps tab, newline and carriage return', () => {
+  it('replaces every C0 control XML cannot carry with U+FFFD, and writes tab, newline and carriage return as references', () => {
     for (let codePoint = 0; codePoint < 0x20; codePoint++) {
       const text = `a${String.fromCharCode(codePoint)}b`;
-      expect(xmlText(text)).toBe(isXmlChar(codePoint) ? text : 'a\uFFFDb');
+      expect(xmlText(text)).toBe(isXmlChar(codePoint) ? `a&#${codePoint};b` : 'a\uFFFDb');
     }
   });
 
