@@ -662,6 +662,34 @@ export interface components {
        */
       lastUsedAt: string | null;
     };
+    /**
+     * @example {
+     *   "version": "https://jsonfeed.org/version/1.1",
+     *   "title": "Blog",
+     *   "home_page_url": "https://blog.example",
+     *   "feed_url": "https://blog.example/feeds/feed.json",
+     *   "items": [
+     *     {
+     *       "id": "tag:blog.example,2026:article:1",
+     *       "url": "https://blog.example/article/slug/hello-world",
+     *       "title": "Hello world",
+     *       "summary": "A first article",
+     *       "content_text": "Hello, world.",
+     *       "date_published": "2026-11-27T09:30:00.000Z",
+     *       "date_modified": "2026-11-27T09:30:00.000Z",
+     *       "tags": [
+     *         "TypeScript",
+     *         "dev"
+     *       ],
+     *       "authors": [
+     *         {
+     *           "name": "Ada Lovelace"
+     *         }
+     *       ]
+     *     }
+     *   ]
+     * }
+     */
     JsonFeed: {
       /** @constant */
       version: 'https://jsonfeed.org/version/1.1';
