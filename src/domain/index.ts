@@ -10,3 +10,4 @@ export * from './search';
 export * from './slug';
 export * from './term';
 export * from './text';
+export * from './webhook';

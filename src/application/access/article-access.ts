@@ -57,12 +57,18 @@ export function requireRole(actor: Actor, least: 'editor' | 'admin', what: strin
 }
 
 /**
- * Keys are managed by admins only, and never under the open rules: the first admin key comes
- * from `npm run keys` or API_TOKEN, so that nobody can mint one on a deployment left open.
+ * Keys and webhooks are managed by admins only, and never under the open rules: the first admin
+ * key comes from `npm run keys` or API_TOKEN, so that nobody can mint one, or point the service's
+ * events somewhere, on a deployment left open. `what`: "Managing keys", "Managing webhooks".
  */
+export function requireAdmin(actor: Actor, what: string): void {
+  if (actor.kind !== 'key') throw new UnauthenticatedError(needsCredential(what));
+  requireRole(actor, 'admin', what.toLowerCase());
+}
+
+/** requireAdmin for the keys' routes. */
 export function requireKeyAdmin(actor: Actor): void {
-  if (actor.kind !== 'key') throw new UnauthenticatedError(needsCredential('Managing keys'));
-  requireRole(actor, 'admin', 'managing keys');
+  requireAdmin(actor, 'Managing keys');
 }
 
 /**
