@@ -1,5 +1,8 @@
 /** Statements that empty every table and restart ids, so a test starts from a new database's state. */
 const TABLES = [
+  // Before the subscriptions they reference.
+  'webhook_deliveries',
+  'webhook_subscriptions',
   'article_tags',
   'article_categories',
   'article_slugs',

@@ -8,6 +8,7 @@ import {
   type KeyedCreateOutcome,
   type ListVersion,
   type NewArticle,
+  NO_WRITE_EVENTS,
   type RevisionsPage,
   type RevisionTest,
   type SlugLookup,
@@ -15,6 +16,7 @@ import {
   type VersionObserver,
   type VisibleArticlesFilter,
   type VisibleArticlesPage,
+  type WriteEvents,
   type WriteGuard,
 } from '../../../application';
 import {
@@ -34,14 +36,20 @@ import { InMemoryRevisions } from './in-memory-revisions';
 import { InMemorySlugs } from './in-memory-slugs';
 import { restoredState, type StoredArticle } from './in-memory-stored-article';
 import { InMemoryTerms } from './in-memory-terms';
+import { InMemoryWebhooks } from './in-memory-webhooks';
 
 /**
  * Keeps everything in process memory. Each method runs to completion without awaiting, so
  * every write is atomic: references are resolved before anything is stored. `authors` is shared
- * with the InMemoryKeyRepository whose keys create articles here.
+ * with the InMemoryKeyRepository whose keys create articles here; `webhooks` with the
+ * InMemoryWebhookRepository: every write records there the events `writeEvents` gives it.
  */
 export class InMemoryArticleRepository implements ArticleRepository {
-  constructor(private readonly authors: InMemoryAuthors = new InMemoryAuthors()) {}
+  constructor(
+    private readonly authors: InMemoryAuthors = new InMemoryAuthors(),
+    private readonly webhooks: InMemoryWebhooks = new InMemoryWebhooks(),
+    private readonly writeEvents: WriteEvents = NO_WRITE_EVENTS,
+  ) {}
 
   private readonly articles = new Map<number, StoredArticle>();
   private readonly terms = new InMemoryTerms();
@@ -97,7 +105,9 @@ export class InMemoryArticleRepository implements ArticleRepository {
     this.articles.set(stored.id, stored);
     this.slugs.take(slug, stored.id);
     this.writes++;
-    return this.toArticle(stored);
+    const created = this.toArticle(stored);
+    this.webhooks.recordWrite(this.writeEvents, null, created, article.createdAt);
+    return created;
   }
 
   async update(
@@ -136,7 +146,9 @@ export class InMemoryArticleRepository implements ArticleRepository {
     this.articles.set(id, updated);
     this.slugs.rename(id, current.slug, slug);
     this.writes++;
-    return this.toArticle(updated);
+    const after = this.toArticle(updated);
+    this.webhooks.recordWrite(this.writeEvents, this.toArticle(current), after, changes.updatedAt);
+    return after;
   }
 
   async delete(
@@ -153,7 +165,9 @@ export class InMemoryArticleRepository implements ArticleRepository {
     this.articles.delete(id);
     this.slugs.release(id, current.slug);
     this.writes++;
-    return this.toArticle(current);
+    const before = this.toArticle(current);
+    this.webhooks.recordWrite(this.writeEvents, before, null, at);
+    return before;
   }
 
   async findById(id: number): Promise<Article | null> {
@@ -179,7 +193,9 @@ export class InMemoryArticleRepository implements ArticleRepository {
     // A deleted article comes back among the others in id order (lists walk the map in its order).
     if (!current) this.reorderById();
     this.writes++;
-    return this.toArticle(restored);
+    const after = this.toArticle(restored);
+    this.webhooks.recordWrite(this.writeEvents, current ? this.toArticle(current) : null, after, at);
+    return after;
   }
 
   async listRevisions(id: number, page: RevisionsPage): Promise<ArticleRevision[] | null> {

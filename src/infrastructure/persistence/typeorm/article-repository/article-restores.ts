@@ -11,6 +11,7 @@ import type { SqlConnection } from '../sql-connection';
 import type { SqlDialect } from '../sql-dialect';
 import { isArticleIdConflict, isSlugConflict } from '../storage-errors';
 import { type ArticleRow, articleWithTermsOf, queryOne, termIdsJson } from './article-rows';
+import type { OutboxRecording } from './outbox-recording';
 import { EVERY_WRITER, keepRevision } from './revision-keeping';
 import { type SqlSessions, WRITE } from './sql-sessions';
 import { articleOfStoredJson } from './stored-article-json';
@@ -20,13 +21,14 @@ import { inTransaction, runInOrder } from './transaction';
  * Restores of an article to one of its revisions, in one transaction: the revision read, the
  * state it replaces kept as a new revision (an existing article's, under its row lock), the
  * article written back (a deleted one inserted again under its id, with the version after its
- * last), its slug and its links.
+ * last), its slug, its links and its events.
  */
 export class ArticleRestores {
   constructor(
     private readonly sessions: SqlSessions,
     private readonly sql: ArticleStatements,
     private readonly dialect: SqlDialect,
+    private readonly outbox: OutboxRecording,
   ) {}
 
   async restore(id: number, revision: number, at: Date, expected?: ExpectedVersions): Promise<Article> {
@@ -103,6 +105,8 @@ export class ArticleRestores {
       encodeBoolean(true),
       encodeBoolean(true),
     ]);
-    return articleWithTermsOf(await queryOne<ArticleRow>(connection, this.sql.findArticle, [id]), this.dialect);
+    const after = articleWithTermsOf(await queryOne<ArticleRow>(connection, this.sql.findArticle, [id]), this.dialect);
+    await this.outbox.recordReplacement(connection, { before, after, at });
+    return after;
   }
 }

@@ -16,6 +16,7 @@ import {
   termIdsJson,
 } from './article-rows';
 import { createWithFreeSlug } from './free-slug';
+import type { OutboxRecording } from './outbox-recording';
 import { keepRevision } from './revision-keeping';
 import { type SqlSessions, WRITE } from './sql-sessions';
 import {
@@ -32,13 +33,15 @@ import { inTransaction, runInOrder } from './transaction';
  * without a transaction (it is atomic alone): so does a create whose terms all exist, where the
  * dialect combines writes. Otherwise one with term references, or an update of the slug,
  * resolves them, writes and links inside one transaction. A create's slug is settled by the
- * unique index (free-slug.ts).
+ * unique index (free-slug.ts). While webhooks record events, every write stores them in its
+ * transaction (outbox-recording.ts): a create is then always a transaction.
  */
 export class ArticleWrites {
   constructor(
     private readonly sessions: SqlSessions,
     private readonly sql: ArticleStatements,
     private readonly dialect: SqlDialect,
+    private readonly outbox: OutboxRecording,
   ) {}
 
   create(article: NewArticle): Promise<Article> {
@@ -52,20 +55,28 @@ export class ArticleWrites {
   /** One try of a create, with the slug it carries: atomic, so a slug conflict leaves nothing written. */
   private async createOn(connection: SqlConnection, article: NewArticle, author: Author | null): Promise<Article> {
     const values = insertArticleValues(article, this.dialect);
-    if (!hasReferences(article)) {
-      // One statement: atomic without a transaction.
-      const id = await insertArticle(connection, this.sql, values);
-      return createdArticle(id, article, NO_TERMS, author);
-    }
     const references = { tag: article.tags, category: article.categories };
-    // One statement when every referenced term exists; else the transaction resolves them.
-    const created = await this.createWithKnownTerms(connection, article, references, values, author);
-    if (created) return created;
+    // Events recorded go in the create's transaction: no create of one statement alone then.
+    if (!this.outbox.recording()) {
+      if (!hasReferences(article)) {
+        // One statement: atomic without a transaction.
+        const id = await insertArticle(connection, this.sql, values);
+        return createdArticle(id, article, NO_TERMS, author);
+      }
+      // One statement when every referenced term exists; else the transaction resolves them.
+      const created = await this.createWithKnownTerms(connection, article, references, values, author);
+      if (created) return created;
+    }
     return inTransaction(connection, this.sql, async () => {
-      const terms = await resolveTerms(connection, this.sql, references);
+      const linked = hasReferences(article);
+      const terms = linked ? await resolveTerms(connection, this.sql, references) : NO_TERMS;
       const id = await insertArticle(connection, this.sql, values);
-      await runInOrder(connection, this.sql.insertLinks, [id, termIdsJson(terms.tag), termIdsJson(terms.category)]);
-      return createdArticle(id, article, terms, author);
+      if (linked) {
+        await runInOrder(connection, this.sql.insertLinks, [id, termIdsJson(terms.tag), termIdsJson(terms.category)]);
+      }
+      const created = createdArticle(id, article, terms, author);
+      await this.outbox.recordCreate(connection, created);
+      return created;
     });
   }
 
@@ -85,8 +96,8 @@ export class ArticleWrites {
 
   /**
    * One transaction: the article as it is, read under its row's lock (PostgreSQL; SQLite's BEGIN
-   * excludes other writers), becomes its next revision; then the update, the slug it leaves, and
-   * the links.
+   * excludes other writers), becomes its next revision; then the update, the slug it leaves, the
+   * links, and the update's events.
    */
   private updateOnce(
     id: number,
@@ -97,32 +108,45 @@ export class ArticleWrites {
     const values = this.updateValues(id, changes, expected);
     return this.sessions.inSession(WRITE, (connection) =>
       inTransaction(connection, this.sql, async () => {
-        const replacement = { id, at: changes.updatedAt, expected, guard };
-        const before = await keepRevision(connection, this.sql, this.dialect, replacement);
+        const at = changes.updatedAt;
+        const before = await keepRevision(connection, this.sql, this.dialect, { id, at, expected, guard });
         if (!before) return null;
-        const [row] = await connection.query<ArticleRow>(this.sql.updateArticle, values);
-        if (!row) throw new Error(`update_article changed no row of article ${id}, locked and at the expected version`);
-        if (before.slug !== row.slug) {
-          // Its old slug leads to it from now on; its new one leads nowhere else any more.
-          await runInOrder(connection, this.sql.rememberSlug, [before.slug, id, row.slug]);
-        }
-        if (!changes.tags && !changes.categories) return articleWithTermsOf(row, this.dialect);
-        const terms = await resolveTerms(connection, this.sql, {
-          tag: changes.tags ?? [],
-          category: changes.categories ?? [],
-        });
-        await runInOrder(connection, this.sql.replaceLinks, [
-          id,
-          termIdsJson(terms.tag),
-          termIdsJson(terms.category),
-          this.dialect.encodeBoolean(changes.tags !== undefined),
-          this.dialect.encodeBoolean(changes.categories !== undefined),
-        ]);
-        // Read back in the transaction: the answer is the state this update wrote.
-        const read = await queryOne<ArticleRow>(connection, this.sql.findArticle, [id]);
-        return articleWithTermsOf(read, this.dialect);
+        const after = await this.updateLocked(connection, before, changes, values);
+        await this.outbox.recordReplacement(connection, { before, after, at });
+        return after;
       }),
     );
+  }
+
+  /** The update of an article read locked (`before`), its slug and its links: the article it leaves. */
+  private async updateLocked(
+    connection: SqlConnection,
+    before: Article,
+    changes: ArticleChanges,
+    values: unknown[],
+  ): Promise<Article> {
+    const { id } = before;
+    const [row] = await connection.query<ArticleRow>(this.sql.updateArticle, values);
+    if (!row) throw new Error(`update_article changed no row of article ${id}, locked and at the expected version`);
+    if (before.slug !== row.slug) {
+      // Its old slug leads to it from now on; its new one leads nowhere else any more.
+      await runInOrder(connection, this.sql.rememberSlug, [before.slug, id, row.slug]);
+    }
+    if (!changes.tags && !changes.categories) return articleWithTermsOf(row, this.dialect);
+    const terms = await resolveTerms(connection, this.sql, {
+      tag: changes.tags ?? [],
+      category: changes.categories ?? [],
+    });
+    await runInOrder(connection, this.sql.replaceLinks, [
+      id,
+      termIdsJson(terms.tag),
+      termIdsJson(terms.category),
+      this.dialect.encodeBoolean(changes.tags !== undefined),
+      this.dialect.encodeBoolean(changes.categories !== undefined),
+    ]);
+    // Read back in the transaction: the answer is the state this update wrote.
+    const read = await queryOne<ArticleRow>(connection, this.sql.findArticle, [id]);
+    return articleWithTermsOf(read, this.dialect);
   }
 
   delete(id: number, at: Date, expected: ExpectedVersions | undefined, guard: WriteGuard): Promise<Article | null> {
@@ -134,6 +158,7 @@ export class ArticleWrites {
         // and revisions stay. Its slug is free again: a redirect left under it ends too.
         await connection.query(this.sql.deleteArticle, [id]);
         await connection.query(this.sql.forgetEarlierSlug, [before.slug]);
+        await this.outbox.recordReplacement(connection, { before, after: null, at });
         return before;
       }),
     );

@@ -12,7 +12,8 @@ import { inTransaction, runInOrder } from './transaction';
  * key's advisory lock tells a create in progress). When every term referenced exists (one
  * find_terms first; terms are never deleted or changed), that statement also links them and
  * stores the whole answer. Else it opens the transaction that resolves them (creating new
- * names), links them and stores the answer. A key already answered writes nothing.
+ * names), links them and stores the answer; so does every create while webhook events are
+ * recorded, which go in that transaction. A key already answered writes nothing.
  */
 export async function claimThenCreate(
   context: KeyedCreateSql,
@@ -36,7 +37,11 @@ export async function claimThenCreate(
           ]);
     return row;
   };
-  const known = hasReferences(article) ? await findKnownTerms(connection, sql, references) : NO_TERMS;
+  // Events recorded go in the create's transaction: no create of one statement alone then.
+  let known: Record<TermKind, Term[]> | null = null;
+  if (!context.outbox.recording()) {
+    known = hasReferences(article) ? await findKnownTerms(connection, sql, references) : NO_TERMS;
+  }
   if (known) {
     const row = await claimAndInsert(known);
     if (row?.outcome === 'created')
@@ -48,10 +53,15 @@ export async function claimThenCreate(
     const row = await claimAndInsert(NO_TERMS);
     // Nothing was written: the empty transaction commits.
     if (row?.outcome !== 'created') return notClaimed(context, connection, claim, row);
-    const terms = await resolveTerms(connection, sql, references);
-    await runInOrder(connection, sql.insertLinks, [row.articleId, termIdsJson(terms.tag), termIdsJson(terms.category)]);
-    const created = createdArticle(row.articleId, article, terms, author);
-    await connection.query(keyStatements.storeAnswer, [claim.key, storedArticleJson(created)]);
+    let created = createdArticle(row.articleId, article, NO_TERMS, author);
+    if (hasReferences(article)) {
+      const terms = await resolveTerms(connection, sql, references);
+      const links = [row.articleId, termIdsJson(terms.tag), termIdsJson(terms.category)];
+      await runInOrder(connection, sql.insertLinks, links);
+      created = createdArticle(row.articleId, article, terms, author);
+      await connection.query(keyStatements.storeAnswer, [claim.key, storedArticleJson(created)]);
+    }
+    await context.outbox.recordCreate(connection, created);
     return { outcome: 'created', article: created };
   });
 }

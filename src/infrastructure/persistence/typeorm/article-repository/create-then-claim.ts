@@ -13,8 +13,8 @@ class KeyClaimedElsewhere extends Error {}
 /**
  * A keyed create inside a transaction that holds the database's write lock from its BEGIN
  * (SQLite's BEGIN IMMEDIATE), so no other create runs beside it. A live record answers at
- * once; else the article is created and the key claimed (the primary key arbitrates) before
- * the commit.
+ * once; else the article is created, the key claimed (the primary key arbitrates) and the
+ * create's events recorded before the commit.
  */
 export async function createThenClaim(
   context: KeyedCreateSql,
@@ -41,6 +41,7 @@ export async function createThenClaim(
         id,
       ]);
       if (!claimed) throw new KeyClaimedElsewhere();
+      await context.outbox.recordCreate(connection, created);
       return { outcome: 'created', article: created };
     });
   } catch (error) {

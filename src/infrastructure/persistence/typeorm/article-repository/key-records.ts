@@ -5,13 +5,15 @@ import type { IdempotencyStatements } from '../idempotency-statements';
 import type { SqlConnection } from '../sql-connection';
 import type { SqlDialect } from '../sql-dialect';
 import { insertArticleValues } from './article-writes';
+import type { OutboxRecording } from './outbox-recording';
 import { articleOfStoredJson, storedArticleJson } from './stored-article-json';
 
-/** What a keyed create works with: the article and key statements of one dialect. */
+/** What a keyed create works with: the article and key statements of one dialect, and where its events go. */
 export interface KeyedCreateSql {
   readonly sql: ArticleStatements;
   readonly keyStatements: IdempotencyStatements;
   readonly dialect: SqlDialect;
+  readonly outbox: OutboxRecording;
 }
 
 /** A keyed create's statement row: what happened, and the key's record when it was not created. */

@@ -15,8 +15,10 @@ import type {
   VersionObserver,
   VisibleArticlesFilter,
   VisibleArticlesPage,
+  WriteEvents,
   WriteGuard,
 } from '../../../../application';
+import { NO_WRITE_EVENTS } from '../../../../application';
 import type { Article, ArticleRevision, Term, TermKind } from '../../../../domain';
 import { articleStatements } from '../article-statements';
 import { readsFromReplicas } from '../data-source';
@@ -24,12 +26,14 @@ import { idempotencyStatements } from '../idempotency-statements';
 import type { PrimaryWriteGate } from '../primary-write-gate';
 import type { ReplicaReadPolicy } from '../replica-read-policy';
 import { sqlDialectOf } from '../sql-dialect';
+import { webhookStatementsOf } from '../webhook-statements';
 import { ArticleReads } from './article-reads';
 import { ArticleRestores } from './article-restores';
 import { ArticleRevisions } from './article-revisions';
 import { ArticleWrites } from './article-writes';
 import { CursorStream } from './cursor-stream';
 import { KeyedCreates } from './keyed-creates';
+import { OutboxRecording } from './outbox-recording';
 import { postgresSessions } from './postgres-sessions';
 import { ReaderStream } from './reader-stream';
 import { ReplicaRouting } from './replica-routing';
@@ -57,6 +61,11 @@ export interface TypeOrmArticleRepositoryOptions {
   primaryWriteGate?: PrimaryWriteGate;
   /** When tracing is on: a span per statement (traced-sql-connection.ts). Unset: no wrapper at all. */
   tracer?: Tracer;
+  /**
+   * How writes record their webhook events, in their own transaction (outbox-recording.ts).
+   * Default NO_WRITE_EVENTS: nothing recorded, every write as before webhooks.
+   */
+  writeEvents?: WriteEvents;
 }
 
 /**
@@ -88,10 +97,12 @@ export class TypeOrmArticleRepository implements ArticleRepository {
     );
     const routing = new ReplicaRouting(sessions, replicaReadPolicy);
     const versionPrefix = dialect.versionsOfOneConnection ? `${randomUUID()}/` : '';
-    this.writes = new ArticleWrites(sessions, sql, dialect);
-    this.keyedCreates = new KeyedCreates(sessions, { sql, keyStatements: idempotencyStatements(dialect), dialect });
+    const outbox = new OutboxRecording(options.writeEvents ?? NO_WRITE_EVENTS, webhookStatementsOf(dialect), dialect);
+    this.writes = new ArticleWrites(sessions, sql, dialect, outbox);
+    const keyStatements = idempotencyStatements(dialect);
+    this.keyedCreates = new KeyedCreates(sessions, { sql, keyStatements, dialect, outbox });
     this.reads = new ArticleReads(routing, sql, dialect, versionPrefix);
-    this.restores = new ArticleRestores(sessions, sql, dialect);
+    this.restores = new ArticleRestores(sessions, sql, dialect, outbox);
     this.revisions = new ArticleRevisions(sessions, routing, sql, dialect);
     const strategy = dialect.serialisesWritersInProcess
       ? new ReaderStream((dataSource.options as { database: string }).database, sessions, sql, dialect, (moment) =>
