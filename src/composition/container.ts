@@ -44,6 +44,7 @@ import { UserController } from '../interfaces/user-demo/user-controller';
 import { storageModule } from './storage-modules';
 import { type StorageLifecycle, TOKENS } from './tokens';
 import { withUseCaseSpans } from './traced-use-cases';
+import { webhookModule } from './webhook-module';
 
 /** Expired rows (Idempotency-Key records, revisions) removed by one statement, and statements in one purge run at most. */
 const PURGE_BATCHES = { batchSize: 1_000, maxBatches: 100 };
@@ -73,7 +74,8 @@ export async function buildContainer(config: AppConfig, overrides: ContainerOver
   const clock = overrides.clock ?? { now: () => new Date() };
   container.load(
     coreModule(config, logger, clock),
-    await storageModule(config.database, logger, config.workers, tracer),
+    await storageModule(config.database, logger, clock, config.workers, tracer),
+    webhookModule(config),
     useCaseModule(tracer),
     controllerModule,
   );

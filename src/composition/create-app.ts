@@ -4,6 +4,7 @@ import type { Registry } from 'prom-client';
 import { AuthenticateRequest, ServiceLifecycle } from '../application';
 import type { AppConfig } from '../infrastructure/config/config';
 import type { Logger } from '../infrastructure/logging/logger';
+import type { webhookMetrics } from '../infrastructure/observability/webhook-metrics';
 import { createHttpApp, type HttpAppControllers, openApiDocumentOf } from '../interfaces/http/app';
 import { ArticleController } from '../interfaces/http/controllers/article-controller';
 import { FeedController } from '../interfaces/http/controllers/feed-controller';
@@ -11,6 +12,7 @@ import { HealthController } from '../interfaces/http/controllers/health-controll
 import { KeyController } from '../interfaces/http/controllers/key-controller';
 import { SeedController } from '../interfaces/http/controllers/seed-controller';
 import { TermController } from '../interfaces/http/controllers/term-controller';
+import { WebhookController } from '../interfaces/http/controllers/webhook-controller';
 import { UserController } from '../interfaces/user-demo/user-controller';
 import { TOKENS } from './tokens';
 
@@ -28,7 +30,10 @@ export function createApp(container: Container): Express {
     trustProxyHops: config.trustProxyHops,
     seedEnabled: config.seedEnabled,
     isShuttingDown: () => lifecycle.isShuttingDown,
-    metricRegistries: container.get<Registry[]>(TOKENS.StorageMetrics),
+    metricRegistries: [
+      ...container.get<Registry[]>(TOKENS.StorageMetrics),
+      container.get<ReturnType<typeof webhookMetrics>>(TOKENS.WebhookMetrics).registry,
+    ],
   });
 }
 
@@ -43,6 +48,7 @@ function controllersOf(container: Container): HttpAppControllers {
     seed: container.get(SeedController),
     terms: container.get(TermController),
     feeds: container.get(FeedController),
+    webhooks: container.get(WebhookController),
     health: container.get(HealthController),
     keys: container.get(KeyController),
     users: container.get(UserController),

@@ -1,7 +1,14 @@
+import { randomUUID } from 'node:crypto';
 import type { Tracer } from '@opentelemetry/api';
 import { ContainerModule } from 'inversify';
 import type { Registry } from 'prom-client';
-import type { KeyChangesReader, StorageProbe } from '../application';
+import {
+  type Clock,
+  type KeyChangesReader,
+  RecordedWriteEvents,
+  type StorageProbe,
+  type WebhookRepository,
+} from '../application';
 import type { DatabaseConfig, PostgresDatabaseConfig, SqliteDatabaseConfig } from '../infrastructure/config/config';
 import { checkPostgresConnectionBudget } from '../infrastructure/config/connection-budget';
 import type { Logger } from '../infrastructure/logging/logger';
@@ -9,6 +16,8 @@ import { DataSourceConnector } from '../infrastructure/persistence/data-source-c
 import { InMemoryArticleRepository } from '../infrastructure/persistence/memory/in-memory-article-repository';
 import { InMemoryAuthors } from '../infrastructure/persistence/memory/in-memory-authors';
 import { InMemoryKeyRepository } from '../infrastructure/persistence/memory/in-memory-key-repository';
+import { InMemoryWebhookRepository } from '../infrastructure/persistence/memory/in-memory-webhook-repository';
+import { InMemoryWebhooks } from '../infrastructure/persistence/memory/in-memory-webhooks';
 import {
   TypeOrmArticleRepository,
   type TypeOrmArticleRepositoryOptions,
@@ -21,7 +30,9 @@ import { probePrimary } from '../infrastructure/persistence/typeorm/primary-prob
 import { PrimaryWriteGate } from '../infrastructure/persistence/typeorm/primary-write-gate';
 import { ReplicaReadPolicy } from '../infrastructure/persistence/typeorm/replica-read-policy';
 import { TypeOrmStorageProbe } from '../infrastructure/persistence/typeorm/typeorm-storage-probe';
+import { TypeOrmWebhookRepository } from '../infrastructure/persistence/typeorm/webhook-repository/typeorm-webhook-repository';
 import { type StorageLifecycle, TOKENS } from './tokens';
+import { WEBHOOK_PRESENCE_FRESH_MS } from './webhook-module';
 
 /**
  * One module per adapter set; the configuration chooses, never NODE_ENV. With a tracer, each SQL
@@ -30,19 +41,25 @@ import { type StorageLifecycle, TOKENS } from './tokens';
 export async function storageModule(
   database: DatabaseConfig,
   logger: Logger,
+  clock: Clock,
   workers = 1,
   tracer?: Tracer,
 ): Promise<ContainerModule> {
-  if (database.kind === 'memory') return memoryStorageModule();
-  if (database.kind === 'sqlite') return sqliteStorageModule(database, tracer);
-  return postgresStorageModule(database, logger, workers, tracer);
+  if (database.kind === 'memory') return memoryStorageModule(clock);
+  if (database.kind === 'sqlite') return sqliteStorageModule(database, clock, tracer);
+  return postgresStorageModule(database, logger, clock, workers, tracer);
 }
 
-function memoryStorageModule(): ContainerModule {
+function memoryStorageModule(clock: Clock): ContainerModule {
   return new ContainerModule(({ bind }) => {
     // One set of authors: a key's author is the one its articles name.
     const authors = new InMemoryAuthors();
-    bind(TOKENS.ArticleRepository).toConstantValue(new InMemoryArticleRepository(authors));
+    // One outbox: the articles' writes record their events where the deliveries are read.
+    const webhooks = new InMemoryWebhookRepository(new InMemoryWebhooks());
+    const writeEvents = recordedWriteEvents(webhooks, clock);
+    bind(TOKENS.WebhookRepository).toConstantValue(webhooks);
+    bind(TOKENS.WriteEvents).toConstantValue(writeEvents);
+    bind(TOKENS.ArticleRepository).toConstantValue(new InMemoryArticleRepository(authors, webhooks.store, writeEvents));
     const keys = new InMemoryKeyRepository(authors);
     bind(TOKENS.KeyRepository).toConstantValue(keys);
     bind<KeyChangesReader>(TOKENS.KeyChangesReader).toConstantValue(keys);
@@ -57,14 +74,21 @@ function memoryStorageModule(): ContainerModule {
  * SQLite is a file in this process: it opens and migrates before anything is bound, and a file
  * that cannot be opened stops the start (there is nothing to wait for).
  */
-async function sqliteStorageModule(database: SqliteDatabaseConfig, tracer?: Tracer): Promise<ContainerModule> {
+async function sqliteStorageModule(
+  database: SqliteDatabaseConfig,
+  clock: Clock,
+  tracer?: Tracer,
+): Promise<ContainerModule> {
   const dataSource = await openDataSource(database);
   // Untraced: its poll, every 400 ms, would make a trace of its own 2.5 times a second.
   const keys = new TypeOrmKeyRepository(dataSource);
+  // Untraced too: the deliverer polls it.
+  const webhooks = new TypeOrmWebhookRepository(dataSource);
+  const writeEvents = recordedWriteEvents(webhooks, clock);
   return typeOrmModule(
-    new TypeOrmArticleRepository(dataSource, { tracer }),
+    new TypeOrmArticleRepository(dataSource, { tracer, writeEvents }),
     // One file, no pool: the poll reads where the keys are.
-    { keys, keyChanges: keys },
+    { keys, keyChanges: keys, webhooks, writeEvents },
     new TypeOrmStorageProbe(dataSource),
     async () => {
       if (dataSource.isInitialized) await dataSource.destroy();
@@ -80,6 +104,7 @@ async function sqliteStorageModule(database: SqliteDatabaseConfig, tracer?: Trac
 async function postgresStorageModule(
   database: PostgresDatabaseConfig,
   logger: Logger,
+  clock: Clock,
   workers: number,
   tracer?: Tracer,
 ): Promise<ContainerModule> {
@@ -114,12 +139,19 @@ async function postgresStorageModule(
     () => dataSource.isInitialized,
     primaryWriteGate,
   );
+  // Untraced, as on SQLite.
+  const webhooks = new TypeOrmWebhookRepository(dataSource, {
+    preparedStatements: options.preparedStatements,
+    primaryWriteGate,
+  });
+  const writeEvents = recordedWriteEvents(webhooks, clock);
   return typeOrmModule(
-    new TypeOrmArticleRepository(dataSource, options),
+    new TypeOrmArticleRepository(dataSource, { ...options, writeEvents }),
     {
-      // Untraced, as on SQLite.
       keys: new TypeOrmKeyRepository(dataSource, { preparedStatements: options.preparedStatements, primaryWriteGate }),
       keyChanges,
+      webhooks,
+      writeEvents,
     },
     new TypeOrmStorageProbe(dataSource, primaryWriteGate),
     async () => {
@@ -132,7 +164,17 @@ async function postgresStorageModule(
 
 function typeOrmModule(
   repository: TypeOrmArticleRepository,
-  { keys, keyChanges }: { keys: TypeOrmKeyRepository; keyChanges: KeyChangesReader },
+  {
+    keys,
+    keyChanges,
+    webhooks,
+    writeEvents,
+  }: {
+    keys: TypeOrmKeyRepository;
+    keyChanges: KeyChangesReader;
+    webhooks: TypeOrmWebhookRepository;
+    writeEvents: RecordedWriteEvents;
+  },
   probe: StorageProbe,
   close: () => Promise<void>,
   metrics: Registry[] = [],
@@ -141,6 +183,8 @@ function typeOrmModule(
     bind(TOKENS.ArticleRepository).toConstantValue(repository);
     bind(TOKENS.KeyRepository).toConstantValue(keys);
     bind<KeyChangesReader>(TOKENS.KeyChangesReader).toConstantValue(keyChanges);
+    bind(TOKENS.WebhookRepository).toConstantValue(webhooks);
+    bind(TOKENS.WriteEvents).toConstantValue(writeEvents);
     bind<StorageProbe>(TOKENS.StorageProbe).toConstantValue(probe);
     bind<StorageLifecycle>(TOKENS.StorageLifecycle).toConstantValue({ close });
     bind<Registry[]>(TOKENS.StorageMetrics).toConstantValue(metrics);
@@ -155,4 +199,14 @@ function repositoryOptions(database: PostgresDatabaseConfig): TypeOrmArticleRepo
       replicaReadPolicy: new ReplicaReadPolicy({ maxLagMs: database.replicaMaxLagMs ?? 1_000 }),
     }),
   };
+}
+
+/** The events every write records, with new ids, while some subscription may exist (RecordedWriteEvents). */
+function recordedWriteEvents(webhooks: WebhookRepository, clock: Clock): RecordedWriteEvents {
+  return new RecordedWriteEvents(
+    webhooks,
+    clock,
+    () => `evt_${randomUUID().replaceAll('-', '')}`,
+    WEBHOOK_PRESENCE_FRESH_MS,
+  );
 }

@@ -15,6 +15,11 @@ export const TOKENS = {
   StorageLifecycle: Symbol.for('StorageLifecycle'),
   /** prom-client registries of the storage adapter (replica lag, reads by node), served on /metrics. */
   StorageMetrics: Symbol.for('StorageMetrics'),
+  WebhookRepository: Symbol.for('WebhookRepository'),
+  /** RecordedWriteEvents: what the article storage records with each write, and its refresh. */
+  WriteEvents: Symbol.for('WriteEvents'),
+  /** The deliveries' metrics (webhook-metrics.ts). */
+  WebhookMetrics: Symbol.for('WebhookMetrics'),
 } as const;
 
 /** What the composition root closes at shutdown. */

@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   AuthenticateRequest,
+  DeliverWebhooks,
   PurgeExpiredIdempotencyKeys,
   PurgeExpiredRevisions,
   ServiceLifecycle,
@@ -15,6 +16,7 @@ import type { Tracing } from '../infrastructure/observability/tracing';
 import { startRepeating } from '../infrastructure/scheduling/repeating-task';
 import { drainConnectionsOf } from '../interfaces/http/connection-draining';
 import { onStopSignal } from './stop-signals';
+import { startWebhookTimers } from './webhook-timers';
 
 const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 /**
@@ -89,6 +91,7 @@ export async function serve(config: AppConfig, tracing: Tracing | null = null): 
     startPurge(container.get(PurgeExpiredRevisions), 'expired article revisions', REVISION_PURGE, logger),
     startKeyRefresh(authentication, logger),
     startRepeating(flushUses, KEY_USE_FLUSH_MS, (error) => logger.warn({ err: error }, 'key uses not recorded')),
+    ...startWebhookTimers(container.get(TOKENS.WriteEvents), container.get(DeliverWebhooks), logger),
   ];
   server.once('listening', () =>
     logger.info(
@@ -120,6 +123,8 @@ export async function serve(config: AppConfig, tracing: Tracing | null = null): 
     const outcome = await connections.stop(config.shutdownTimeoutMs - (Date.now() - startedAt));
     if (outcome === 'forced') logger.error('requests still in flight at SHUTDOWN_TIMEOUT_MS were cut');
     for (const timer of timers) timer.stop();
+    // Attempts under way finish, within the shutdown's time; any cut off is attempted again elsewhere.
+    await container.get(DeliverWebhooks).settle(Math.max(0, config.shutdownTimeoutMs - (Date.now() - startedAt)));
     await flushUses().catch((error: unknown) => logger.warn({ err: error }, 'key uses not recorded at the stop'));
     await closeContainer(container);
     await flushTraces(tracing, config.shutdownTimeoutMs - (Date.now() - startedAt), logger);

@@ -20,7 +20,9 @@ describe('a client generated from the OpenAPI document', () => {
   const called = new CalledOperations();
 
   beforeAll(async () => {
-    service = await openListeningHarness('memory', { config: { apiToken: TOKEN, seedEnabled: true } });
+    service = await openListeningHarness('memory', {
+      config: { apiToken: TOKEN, seedEnabled: true, webhookPrivateNetworks: true },
+    });
     client = createClient<paths>({ baseUrl: service.baseUrl, headers: { Authorization: `Bearer ${TOKEN}` } });
     client.use(called.middleware);
   });
@@ -264,6 +266,24 @@ describe('a client generated from the OpenAPI document', () => {
     const revoked = await client.POST('/key/revoke', { body: { id: key.id } });
     expect(revoked.data?.data.revokedAt).toEqual(expect.any(String));
     expect((await writer.GET('/article')).response.status).toBe(401);
+  });
+
+  it('subscribes a URL to events, reads its deliveries log, ends the subscription', async () => {
+    const made = await client.POST('/webhook/create', {
+      body: { url: `${service.baseUrl}/hooks`, events: ['article.deleted'], description: 'typed' },
+    });
+    expect(made.response.status).toBe(201);
+    const webhook = made.data?.data;
+    if (!webhook) throw new Error(`webhook create answered ${made.response.status}`);
+    expect(webhook.secret).toMatch(/^whsec_/);
+    const listed = await client.GET('/webhook');
+    expect(listed.data?.data.map((found) => found.id)).toContain(webhook.id);
+    const log = await client.GET('/webhook/{id}/deliveries', {
+      params: { path: { id: webhook.id }, query: { limit: '5' } },
+    });
+    expect(log.data?.data).toEqual([]);
+    const ended = await client.POST('/webhook/delete', { body: { id: webhook.id } });
+    expect(ended.data?.data).toEqual({ ...webhook, secret: undefined });
   });
 
   it('lists the tags and the categories', async () => {

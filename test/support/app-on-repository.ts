@@ -5,7 +5,9 @@ import {
   CheckReadiness,
   CreateArticle,
   CreateKey,
+  CreateWebhook,
   DeleteArticle,
+  DeleteWebhook,
   GetArticle,
   GetArticleBySlug,
   ListArticleRevisions,
@@ -13,7 +15,10 @@ import {
   ListKeys,
   ListTags,
   ListVisibleArticles,
+  ListWebhookDeliveries,
+  ListWebhooks,
   ReadFeed,
+  RecordedWriteEvents,
   RestoreArticle,
   RevokeKey,
   SeedArticles,
@@ -21,6 +26,7 @@ import {
   UpdateArticle,
 } from '../../src/application';
 import { InMemoryKeyRepository } from '../../src/infrastructure/persistence/memory/in-memory-key-repository';
+import { InMemoryWebhookRepository } from '../../src/infrastructure/persistence/memory/in-memory-webhook-repository';
 import { NodeTokenSecrets } from '../../src/infrastructure/security/node-token-secrets';
 import { createHttpApp } from '../../src/interfaces/http/app';
 import { ArticleController } from '../../src/interfaces/http/controllers/article-controller';
@@ -29,6 +35,7 @@ import { HealthController } from '../../src/interfaces/http/controllers/health-c
 import { KeyController } from '../../src/interfaces/http/controllers/key-controller';
 import { SeedController } from '../../src/interfaces/http/controllers/seed-controller';
 import { TermController } from '../../src/interfaces/http/controllers/term-controller';
+import { WebhookController } from '../../src/interfaces/http/controllers/webhook-controller';
 import type { ListTextCache } from '../../src/interfaces/http/list-text-cache';
 import { UserController } from '../../src/interfaces/user-demo/user-controller';
 import { capturedLogger } from './captured-logger';
@@ -82,6 +89,7 @@ export function appOnRepository(repository: ArticleRepository, options: AppOnRep
         },
         clock,
       ),
+      webhooks: webhookController(clock),
       users: new UserController(),
       keys: new KeyController(
         new CreateKey(keys, secrets, clock, null),
@@ -101,4 +109,21 @@ export function appOnRepository(repository: ArticleRepository, options: AppOnRep
       isShuttingDown: () => false,
     },
   );
+}
+
+/** Webhooks on a store of their own: these tests' repositories record no events. */
+function webhookController(clock: { now(): Date }): WebhookController {
+  const webhooks = new InMemoryWebhookRepository();
+  return new WebhookController({
+    create: new CreateWebhook(webhooks, clock, {
+      urls: { problemWith: async () => null },
+      newId: () => 'wh_1',
+      newSecret: () => 'whsec_AAAA',
+      writeEvents: new RecordedWriteEvents(webhooks, clock, () => 'evt_1', 1_000),
+      settle: async () => {},
+    }),
+    list: new ListWebhooks(webhooks),
+    delete: new DeleteWebhook(webhooks),
+    deliveries: new ListWebhookDeliveries(webhooks),
+  });
 }

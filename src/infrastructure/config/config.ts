@@ -58,6 +58,8 @@ export interface AppConfig {
   /** How long a revision is kept after the write that replaced it (REVISION_RETENTION_DAYS). */
   readonly revisionRetentionMs: number;
   readonly feeds: FeedSettings;
+  /** WEBHOOK_ALLOW_PRIVATE_NETWORKS: webhook URLs may reach loopback and private addresses. */
+  readonly webhookPrivateNetworks: boolean;
 }
 
 /** What the feeds are made of besides the articles (the contract's "Feeds"). */
@@ -116,6 +118,7 @@ export function loadConfig(env: Env): AppConfig {
     idempotencyKeyRetentionMs: variables.IDEMPOTENCY_KEY_RETENTION_HOURS * 3_600_000,
     revisionRetentionMs: variables.REVISION_RETENTION_DAYS * 86_400_000,
     feeds: feedSettingsOf(variables),
+    webhookPrivateNetworks: variables.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
   };
 }
 

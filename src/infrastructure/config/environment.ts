@@ -180,6 +180,9 @@ export const ENVIRONMENT = z
       .describe("an article's page in feeds, {slug} and {id} replaced; unset: <PUBLIC_URL>/article/slug/{slug}"),
     FEED_SIZE: wholeNumber(1, 100).default(20).describe('entries per feed'),
     FEED_TITLE: z.string().default('Blog').describe("the feeds' title and the Atom feed's author name"),
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: trueOrFalse()
+      .default(false)
+      .describe('true: webhook URLs may reach loopback and private addresses (tests, receivers inside the network)'),
     WORKERS: workers.default(1).describe('server processes sharing the port (node:cluster), 1 to 64 or auto'),
   })
   .superRefine(

@@ -99,6 +99,7 @@ export class PinnedHttpTransport {
     const family = isIP(literal);
     const addresses = family === 0 ? await this.resolveAll(literal) : [{ address: literal, family }];
     const refused = addresses.find(({ address }) => !this.mayConnectTo(address));
+    if (refused && family !== 0) throw new DestinationRefused(`${literal} is not a public address`);
     if (refused) throw new DestinationRefused(`${hostname} resolves to ${refused.address}, not a public address`);
     if (addresses.length === 0) throw new DestinationRefused(`${hostname} resolves to no address`);
     return addresses;

@@ -13,6 +13,7 @@ import {
   UnauthenticatedError,
   UnknownReferenceError,
   ValidationError,
+  WebhookNotFoundError,
 } from '../../domain';
 import { HttpRequestError } from './request-errors';
 import { failure } from './response';
@@ -30,6 +31,7 @@ const ERROR_STATUS: ReadonlyArray<readonly [ErrorClass, number]> = [
   [ForbiddenError, 403],
   [ArticleNotFoundError, 404],
   [KeyNotFoundError, 404],
+  [WebhookNotFoundError, 404],
   [SlugNotFoundError, 404],
   [RevisionNotFoundError, 404],
   [SlugTakenError, 409],

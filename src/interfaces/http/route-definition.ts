@@ -34,7 +34,7 @@ export interface RouteDefinition {
   summary: string;
   /** What the route does, for the documentation page. */
   description: string;
-  group: 'Articles' | 'Tags and categories' | 'Feeds' | 'Keys' | 'Operations';
+  group: 'Articles' | 'Tags and categories' | 'Feeds' | 'Keys' | 'Webhooks' | 'Operations';
   /** Writes need a key or the API token once one exists. */
   write: boolean;
   /** The JSON body; absent: the route reads none. */

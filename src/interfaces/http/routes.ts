@@ -19,6 +19,7 @@ import type { HealthController } from './controllers/health-controller';
 import type { KeyController } from './controllers/key-controller';
 import type { SeedController } from './controllers/seed-controller';
 import type { TermController } from './controllers/term-controller';
+import type { WebhookController } from './controllers/webhook-controller';
 import { keyRouteTable } from './key-routes';
 import { articleJson, revisionJson, termJson } from './presenters';
 import { defineRoute, type RouteDefinition } from './route-definition';
@@ -35,6 +36,7 @@ import {
 } from './validation/article-schemas';
 import { listArticlesQuery } from './validation/list-query';
 import { revisionsQuery } from './validation/revisions-query';
+import { webhookRouteTable } from './webhook-routes';
 
 export interface HttpControllers {
   articles: ArticleController;
@@ -43,6 +45,7 @@ export interface HttpControllers {
   health: HealthController;
   keys: KeyController;
   feeds: FeedController;
+  webhooks: WebhookController;
 }
 
 export interface RouteOptions {
@@ -59,7 +62,7 @@ const movedArticle = z
 
 /** Every wrapped route of the API. Literal paths come before `/article/:id`. */
 export function apiRouteTable(
-  { articles, seed, terms, keys }: HttpControllers,
+  { articles, seed, terms, keys, webhooks }: HttpControllers,
   options: RouteOptions,
 ): RouteDefinition[] {
   return [
@@ -261,5 +264,6 @@ export function apiRouteTable(
       handle: () => terms.listCategories(),
     }),
     ...keyRouteTable(keys),
+    ...webhookRouteTable(webhooks),
   ];
 }

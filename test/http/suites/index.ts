@@ -15,6 +15,7 @@ import { routingSuite } from './routing-and-auth.suite';
 import { searchSuite } from './search.suite';
 import { streamedListSuite } from './streamed-list.suite';
 import { updateArticleSuite } from './update-article.suite';
+import { webhooksSuite } from './webhooks.suite';
 
 /** The whole HTTP contract of api.md, on one storage. */
 export function describeHttpApi(kind: StorageKind): void {
@@ -35,5 +36,6 @@ export function describeHttpApi(kind: StorageKind): void {
     streamedListSuite(kind);
     routingSuite(kind);
     keysAndRolesSuite(kind);
+    webhooksSuite(kind);
   });
 }

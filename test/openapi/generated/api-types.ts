@@ -111,6 +111,34 @@ export interface paths {
      */
     post: operations['revokeKey'];
   };
+  '/webhook/create': {
+    /**
+     * Subscribe a URL to events
+     * @description Events are POSTed to the URL, signed by Standard Webhooks under the secret in this answer (shown this once). The URL is checked now and at every connection: only public addresses.
+     */
+    post: operations['createWebhook'];
+  };
+  '/webhook': {
+    /**
+     * List the subscriptions
+     * @description Every subscription, oldest first; never a secret.
+     */
+    get: operations['listWebhooks'];
+  };
+  '/webhook/delete': {
+    /**
+     * End a subscription
+     * @description Its pending deliveries are never attempted, and its log goes with it. Answers it as it was.
+     */
+    post: operations['deleteWebhook'];
+  };
+  '/webhook/{id}/deliveries': {
+    /**
+     * A subscription's deliveries, newest first
+     * @description Each event sent to it: attempts, state (pending, delivered, failed), the last status or error, and when it is tried next. A full page has a `Link` to the next.
+     */
+    get: operations['listWebhookDeliveries'];
+  };
   '/feeds/rss.xml': {
     /**
      * The RSS 2.0 feed
@@ -360,6 +388,46 @@ export interface components {
       /**
        * @description The id `POST /key/create` answered
        * @example k1x9a2b3c4d5e6f7g8h9i0j1
+       */
+      id: string;
+    };
+    /**
+     * @example {
+     *   "url": "https://hooks.example.com/blog",
+     *   "events": [
+     *     "article.published"
+     *   ],
+     *   "description": "Rebuild the site"
+     * }
+     */
+    CreateWebhookBody: {
+      /**
+       * @description Where events are POSTed: http or https, and a host that is, and resolves to, only public addresses
+       * @example https://hooks.example.com/blog
+       */
+      url: string;
+      /**
+       * @description The events to send (a name given twice counts once); absent: all four
+       * @example [
+       *   "article.published"
+       * ]
+       */
+      events?: ('article.published' | 'article.updated' | 'article.unpublished' | 'article.deleted')[];
+      /**
+       * @description Yours, up to 500 characters
+       * @example Rebuild the site
+       */
+      description?: string | null;
+    };
+    /**
+     * @example {
+     *   "id": "w4b8d2f6h0k4m8p2r6t0v4x8"
+     * }
+     */
+    DeleteWebhookBody: {
+      /**
+       * @description The id `POST /webhook/create` answered
+       * @example w4b8d2f6h0k4m8p2r6t0v4x8
        */
       id: string;
     };
@@ -661,6 +729,127 @@ export interface components {
        * @example 2026-11-27T10:00:00.000Z
        */
       lastUsedAt: string | null;
+    };
+    /**
+     * @example {
+     *   "id": "w4b8d2f6h0k4m8p2r6t0v4x8",
+     *   "url": "https://hooks.example.com/blog",
+     *   "events": [
+     *     "article.published",
+     *     "article.updated",
+     *     "article.unpublished",
+     *     "article.deleted"
+     *   ],
+     *   "description": "Rebuild the static site",
+     *   "createdAt": "2026-11-27T10:00:00.000Z",
+     *   "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw9o8LrW8NJIk="
+     * }
+     */
+    CreatedWebhook: {
+      /** @example w4b8d2f6h0k4m8p2r6t0v4x8 */
+      id: string;
+      /** @example https://hooks.example.com/blog */
+      url: string;
+      /**
+       * @example [
+       *   "article.published",
+       *   "article.updated",
+       *   "article.unpublished",
+       *   "article.deleted"
+       * ]
+       */
+      events: ('article.published' | 'article.updated' | 'article.unpublished' | 'article.deleted')[];
+      /** @example Rebuild the static site */
+      description: string | null;
+      /**
+       * Format: date-time
+       * @example 2026-11-27T10:00:00.000Z
+       */
+      createdAt: string;
+      /**
+       * @description Signs every delivery (Standard Webhooks, `whsec_` and base64): shown this once
+       * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw9o8LrW8NJIk=
+       */
+      secret: string;
+    };
+    /**
+     * @description A subscription, never its secret
+     * @example {
+     *   "id": "w4b8d2f6h0k4m8p2r6t0v4x8",
+     *   "url": "https://hooks.example.com/blog",
+     *   "events": [
+     *     "article.published",
+     *     "article.updated",
+     *     "article.unpublished",
+     *     "article.deleted"
+     *   ],
+     *   "description": "Rebuild the static site",
+     *   "createdAt": "2026-11-27T10:00:00.000Z"
+     * }
+     */
+    Webhook: {
+      /** @example w4b8d2f6h0k4m8p2r6t0v4x8 */
+      id: string;
+      /** @example https://hooks.example.com/blog */
+      url: string;
+      /**
+       * @example [
+       *   "article.published",
+       *   "article.updated",
+       *   "article.unpublished",
+       *   "article.deleted"
+       * ]
+       */
+      events: ('article.published' | 'article.updated' | 'article.unpublished' | 'article.deleted')[];
+      /** @example Rebuild the static site */
+      description: string | null;
+      /**
+       * Format: date-time
+       * @example 2026-11-27T10:00:00.000Z
+       */
+      createdAt: string;
+    };
+    /**
+     * @example {
+     *   "eventId": "evt_p2r6t0v4x8b2d6f0h4k8m2q6",
+     *   "type": "article.published",
+     *   "attempts": 1,
+     *   "state": "delivered",
+     *   "lastStatus": 204,
+     *   "lastError": null,
+     *   "nextAttemptAt": null,
+     *   "deliveredAt": "2026-11-27T10:00:00.000Z"
+     * }
+     */
+    WebhookDelivery: {
+      /**
+       * @description The event, as `webhook-id` carries it
+       * @example evt_p2r6t0v4x8b2d6f0h4k8m2q6
+       */
+      eventId: string;
+      /** @enum {string} */
+      type: 'article.published' | 'article.updated' | 'article.unpublished' | 'article.deleted';
+      /** @example 1 */
+      attempts: number;
+      /** @enum {string} */
+      state: 'pending' | 'delivered' | 'failed';
+      /**
+       * @description The last attempt's HTTP status
+       * @example 204
+       */
+      lastStatus: number | null;
+      /**
+       * @description Why the last attempt failed
+       * @example null
+       */
+      lastError: string | null;
+      /**
+       * @description While pending: when it is next tried
+       * @example null
+       */
+      nextAttemptAt: string | null;
+      /** @example 2026-11-27T10:00:00.000Z */
+      deliveredAt: string | null;
     };
     /**
      * @example {
@@ -2831,6 +3020,606 @@ export interface operations {
       };
       /** @description Body is not application/json */
       415: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description Over 20 failed authentications a minute from this address; Over RATE_LIMIT_PER_MINUTE for this client */
+      429: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+          /** @description Seconds until the current minute of the rate limit ends */
+          'Retry-After': string;
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description Unexpected error ("Internal error") */
+      500: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description Storage unavailable; retry later */
+      503: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+          /** @description Seconds to wait before retrying (storage unavailable, a failover under way, shutting down) */
+          'Retry-After': string;
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+    };
+  };
+  /**
+   * Subscribe a URL to events
+   * @description Events are POSTed to the URL, signed by Standard Webhooks under the secret in this answer (shown this once). The URL is checked now and at every connection: only public addresses.
+   */
+  createWebhook: {
+    parameters: {
+      header?: {
+        /** @description Your id for this request (1 to 128 of `A-Z a-z 0-9 _ . : -`): echoed in the answer and carried by the log line; any other value is replaced by a new UUID */
+        'X-Request-Id'?: string;
+      };
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateWebhookBody'];
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @example 10000
+             * @constant
+             */
+            statusCode: 10000;
+            data: components['schemas']['CreatedWebhook'];
+            /** @constant */
+            message: 'Success';
+          };
+        };
+      };
+      /** @description Invalid input; the message names the field */
+      400: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description A bearer token that is no valid key (unknown, expired or revoked); No key or API token while keys or API_TOKEN exist; no admin key or API token, including while neither exists */
+      401: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+          /** @description The scheme the write needs */
+          'WWW-Authenticate': 'Bearer';
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description The key's role does not allow this write; the message says what; the key is not an admin */
+      403: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description Body over BODY_LIMIT */
+      413: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description Over 20 failed authentications a minute from this address; Over RATE_LIMIT_PER_MINUTE for this client */
+      429: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+          /** @description Seconds until the current minute of the rate limit ends */
+          'Retry-After': string;
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description Unexpected error ("Internal error") */
+      500: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description Storage unavailable; retry later */
+      503: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+          /** @description Seconds to wait before retrying (storage unavailable, a failover under way, shutting down) */
+          'Retry-After': string;
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+    };
+  };
+  /**
+   * List the subscriptions
+   * @description Every subscription, oldest first; never a secret.
+   */
+  listWebhooks: {
+    parameters: {
+      header?: {
+        /** @description Your id for this request (1 to 128 of `A-Z a-z 0-9 _ . : -`): echoed in the answer and carried by the log line; any other value is replaced by a new UUID */
+        'X-Request-Id'?: string;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @example 10000
+             * @constant
+             */
+            statusCode: 10000;
+            data: components['schemas']['Webhook'][];
+            /** @constant */
+            message: 'Success';
+          };
+        };
+      };
+      /** @description A bearer token that is no valid key (unknown, expired or revoked); no admin key or API token, including while neither exists */
+      401: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+          /** @description The scheme the write needs */
+          'WWW-Authenticate': 'Bearer';
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description the key is not an admin */
+      403: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description Over 20 failed authentications a minute from this address; Over RATE_LIMIT_PER_MINUTE for this client */
+      429: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+          /** @description Seconds until the current minute of the rate limit ends */
+          'Retry-After': string;
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description Unexpected error ("Internal error") */
+      500: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description Storage unavailable; retry later */
+      503: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+          /** @description Seconds to wait before retrying (storage unavailable, a failover under way, shutting down) */
+          'Retry-After': string;
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+    };
+  };
+  /**
+   * End a subscription
+   * @description Its pending deliveries are never attempted, and its log goes with it. Answers it as it was.
+   */
+  deleteWebhook: {
+    parameters: {
+      header?: {
+        /** @description Your id for this request (1 to 128 of `A-Z a-z 0-9 _ . : -`): echoed in the answer and carried by the log line; any other value is replaced by a new UUID */
+        'X-Request-Id'?: string;
+      };
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['DeleteWebhookBody'];
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @example 10000
+             * @constant
+             */
+            statusCode: 10000;
+            data: components['schemas']['Webhook'];
+            /** @constant */
+            message: 'Success';
+          };
+        };
+      };
+      /** @description Invalid input; the message names the field */
+      400: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description A bearer token that is no valid key (unknown, expired or revoked); No key or API token while keys or API_TOKEN exist; no admin key or API token, including while neither exists */
+      401: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+          /** @description The scheme the write needs */
+          'WWW-Authenticate': 'Bearer';
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description The key's role does not allow this write; the message says what; the key is not an admin */
+      403: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description no webhook has this id */
+      404: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description Body over BODY_LIMIT */
+      413: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description Over 20 failed authentications a minute from this address; Over RATE_LIMIT_PER_MINUTE for this client */
+      429: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+          /** @description Seconds until the current minute of the rate limit ends */
+          'Retry-After': string;
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description Unexpected error ("Internal error") */
+      500: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description Storage unavailable; retry later */
+      503: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+          /** @description Seconds to wait before retrying (storage unavailable, a failover under way, shutting down) */
+          'Retry-After': string;
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+    };
+  };
+  /**
+   * A subscription's deliveries, newest first
+   * @description Each event sent to it: attempts, state (pending, delivered, failed), the last status or error, and when it is tried next. A full page has a `Link` to the next.
+   */
+  listWebhookDeliveries: {
+    parameters: {
+      query?: {
+        /** @description At most this many deliveries (1 to 100; default 20) */
+        limit?: string;
+        /** @description Only deliveries older than this position, as the previous page's `Link` gives it; opaque */
+        before?: string;
+      };
+      header?: {
+        /** @description Your id for this request (1 to 128 of `A-Z a-z 0-9 _ . : -`): echoed in the answer and carried by the log line; any other value is replaced by a new UUID */
+        'X-Request-Id'?: string;
+      };
+      path: {
+        /** @description The id `POST /webhook/create` answered */
+        id: string;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+          /** @description Only on a full page: the URL of the next page of older deliveries */
+          Link?: string;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @example 10000
+             * @constant
+             */
+            statusCode: 10000;
+            data: components['schemas']['WebhookDelivery'][];
+            /** @constant */
+            message: 'Success';
+          };
+        };
+      };
+      /** @description Invalid input; the message names the field */
+      400: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description A bearer token that is no valid key (unknown, expired or revoked); no admin key or API token, including while neither exists */
+      401: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+          /** @description The scheme the write needs */
+          'WWW-Authenticate': 'Bearer';
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description the key is not an admin */
+      403: {
+        headers: {
+          /** @description The request's id: yours from X-Request-Id, or a new UUID */
+          'X-Request-Id': string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the requests left in the current minute (IETF RateLimit header) */
+          RateLimit?: string;
+          /** @description When RATE_LIMIT_PER_MINUTE is set: the limit and its window (IETF RateLimit-Policy header) */
+          'RateLimit-Policy'?: string;
+        };
+        content: {
+          'application/json': components['schemas']['Failure'];
+        };
+      };
+      /** @description no webhook has this id */
+      404: {
         headers: {
           /** @description The request's id: yours from X-Request-Id, or a new UUID */
           'X-Request-Id': string;

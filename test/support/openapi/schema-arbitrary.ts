@@ -11,6 +11,7 @@ export interface JsonSchema {
   properties?: Record<string, JsonSchema>;
   required?: string[];
   items?: JsonSchema;
+  minItems?: number;
   maxItems?: number;
   minLength?: number;
   maxLength?: number;
@@ -129,7 +130,10 @@ export function schemaArbitrary(
     case 'string':
       return stringArbitrary(schema, unit);
     case 'array':
-      return fc.array(of(schema.items ?? {}), { maxLength: Math.min(schema.maxItems ?? 4, 4) });
+      return fc.array(of(schema.items ?? {}), {
+        minLength: schema.minItems ?? 0,
+        maxLength: Math.max(Math.min(schema.maxItems ?? 4, 4), schema.minItems ?? 0),
+      });
     case 'object': {
       const properties = schema.properties ?? {};
       return fc

@@ -9,6 +9,9 @@ import { serviceTookRequest } from './service-verdict';
  *   describes each query parameter on its own, and has no rule between two of them.
  * - `GET /article`: a `cursor` must be one the service gave. It is opaque: the document gives its
  *   characters, and no client (nor this test) can tell more.
+ * - `GET /webhook/{id}/deliveries`: `before` must be a position the service gave (opaque, as a cursor).
+ * - `POST /webhook/create`: `url` must be an http(s) URL whose host resolves to public addresses
+ *   only; what a name resolves to is the network's to say, not a document's.
  * - A body's `publishedAt` is from year 1 to 9999 in UTC. The year in UTC depends on the offset;
  *   a pattern comparing a time with its offset would run to thousands of alternatives, so the
  *   document refuses only the year 0000 it can (all of it but its last day, with `not`).
@@ -34,6 +37,10 @@ export function wordRulesOf(request: GeneratedRequest, known: KnownValues): Word
       rules.unknowable.push('cursor');
     }
   }
+  if (request.method === 'get' && /^\/webhook\/[^/]+\/deliveries$/.test(pathname)) {
+    if (new URLSearchParams(search).has('before')) rules.unknowable.push('before');
+  }
+  if (request.method === 'post' && pathname === '/webhook/create') rules.unknowable.push('url');
   if (request.method === 'post' && request.body !== undefined) {
     const publishedAt = publishedAtOf(request.body);
     const year = publishedAt === undefined ? Number.NaN : new Date(publishedAt).getUTCFullYear();

@@ -40,7 +40,13 @@ describe('loadConfig', () => {
         size: 20,
         title: 'Blog',
       },
+      webhookPrivateNetworks: false,
     });
+  });
+
+  it('lets webhooks reach private networks only with WEBHOOK_ALLOW_PRIVATE_NETWORKS=true', () => {
+    expect(loadConfig({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' }).webhookPrivateNetworks).toBe(true);
+    expect(() => loadConfig({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'yes' })).toThrow(/^WEBHOOK_ALLOW_PRIVATE_NETWORKS: /);
   });
 
   it('makes feed links from PUBLIC_URL (default: the port on localhost) and ARTICLE_URL_TEMPLATE', () => {
@@ -69,6 +75,7 @@ describe('loadConfig', () => {
       .concat(['RATE_LIMIT_PER_MINUTE', 'TRUST_PROXY', 'SEED_ENABLED', 'SHUTDOWN_DRAIN_MS', 'SHUTDOWN_TIMEOUT_MS'])
       .concat(['WORKERS', 'PG_POOL_SIZE', 'DATABASE_READ_URLS', 'REPLICA_MAX_LAG_MS', 'PG_PREPARED_STATEMENTS'])
       .concat(['IDEMPOTENCY_KEY_RETENTION_HOURS', 'PUBLIC_URL', 'ARTICLE_URL_TEMPLATE', 'FEED_SIZE', 'FEED_TITLE'])
+      .concat(['WEBHOOK_ALLOW_PRIVATE_NETWORKS'])
       .map((name) => [name, '']);
     expect(loadConfig(Object.fromEntries(empty))).toEqual(loadConfig({}));
   });

@@ -49,6 +49,7 @@ export function buildOpenApiDocument(routes: DocumentedRoutes, options: OpenApiO
       { name: 'Tags and categories', description: 'Every tag and category, linked or not' },
       { name: 'Feeds', description: 'RSS 2.0, Atom and JSON Feed of the latest published articles; not wrapped' },
       { name: 'Keys', description: "Writers' keys and their roles, for admins" },
+      { name: 'Webhooks', description: 'Subscriptions to article events and their deliveries, for admins' },
       { name: 'Operations', description: 'Probes, metrics and this documentation' },
       { name: 'Demonstration', description: 'Fixed answers from the decorator-driven demo router' },
     ],
