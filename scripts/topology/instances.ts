@@ -23,6 +23,9 @@ export function instanceEnv(settings: TopologySettings, databases: InstanceDatab
     TRUST_PROXY: '1',
     LOG_LEVEL: settings.logLevel,
     ...(settings.apiToken !== undefined && { API_TOKEN: settings.apiToken }),
+    ...(settings.webhookAllowPrivateNetworks !== undefined && {
+      WEBHOOK_ALLOW_PRIVATE_NETWORKS: settings.webhookAllowPrivateNetworks,
+    }),
   };
 }
 

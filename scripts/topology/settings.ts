@@ -12,6 +12,11 @@ export interface TopologySettings {
   readonly instances: number;
   /** Passed through to every instance when set. */
   readonly apiToken: string | undefined;
+  /**
+   * WEBHOOK_ALLOW_PRIVATE_NETWORKS, passed through to every instance when set: the instances run
+   * on 127.0.0.1, so a receiver beside them (a test's) is reachable only with it.
+   */
+  readonly webhookAllowPrivateNetworks: string | undefined;
   /** PG_POOL_SIZE of each instance, per database (primary, replica). */
   readonly poolSize: number;
   /** LOG_LEVEL of the instances: warn keeps request lines out of the logs under load. */
@@ -49,6 +54,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv): TopologySettings {
     lbPort: whole(env, 'TOPOLOGY_PORT', 8080, 1, 65535),
     instances: whole(env, 'INSTANCES', 2, 1, 16),
     apiToken: env.API_TOKEN || undefined,
+    webhookAllowPrivateNetworks: env.WEBHOOK_ALLOW_PRIVATE_NETWORKS || undefined,
     poolSize: whole(env, 'PG_POOL_SIZE', 10, 1, 100),
     logLevel: env.LOG_LEVEL || 'warn',
     nodeNetwork: env.TOPOLOGY_NETNS !== '0',

@@ -25,7 +25,12 @@ export class RawHttpClient {
 
   constructor(
     baseUrl: string,
-    private readonly options: { maxSockets?: number; deadlineMs?: number } = {},
+    private readonly options: {
+      maxSockets?: number;
+      deadlineMs?: number;
+      /** Sent with every request (a request's own headers win): `authorization`, say. */
+      headers?: http.OutgoingHttpHeaders;
+    } = {},
   ) {
     this.target = new URL(baseUrl);
     this.agent = new http.Agent({ keepAlive: true, maxSockets: options.maxSockets ?? 8 });
@@ -45,7 +50,11 @@ export class RawHttpClient {
         port: this.target.port,
         method: request.method,
         path: request.path,
-        headers: { ...request.headers, ...(request.body === undefined ? {} : contentLength(request.body)) },
+        headers: {
+          ...this.options.headers,
+          ...request.headers,
+          ...(request.body === undefined ? {} : contentLength(request.body)),
+        },
         agent: this.agent,
       });
       const deadline = setTimeout(() => {

@@ -15,6 +15,8 @@ import { eventsOfWrite } from './article-events';
 export class RecordedWriteEvents implements WriteEvents {
   /** When a reading that found no subscription began; null: record. */
   private noneSince: number | null = null;
+  /** When this instance last made a subscription: a reading begun before it is out of date. */
+  private lastCreated = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly webhooks: WebhookRepository,
@@ -35,7 +37,8 @@ export class RecordedWriteEvents implements WriteEvents {
   async refresh(): Promise<void> {
     const readAt = this.clock.now().getTime();
     try {
-      this.noneSince = (await this.webhooks.anySubscription()) ? null : readAt;
+      const none = !(await this.webhooks.anySubscription());
+      this.noneSince = none && readAt > this.lastCreated ? readAt : null;
     } catch (error) {
       this.noneSince = null;
       throw error;
@@ -45,5 +48,6 @@ export class RecordedWriteEvents implements WriteEvents {
   /** This instance made one: its writes record from now on. */
   subscriptionCreated(): void {
     this.noneSince = null;
+    this.lastCreated = this.clock.now().getTime();
   }
 }

@@ -14,7 +14,12 @@ export function webhookMetrics(webhooks: WebhookRepository, clock: Clock) {
     labelNames: ['outcome'] as const,
     registers: [registry],
   });
-  const summary = async () => webhooks.pendingSummary(clock.now());
+  // A scrape while the database is away keeps the last figures: /metrics answers all the same.
+  let last: Awaited<ReturnType<WebhookRepository['pendingSummary']>> = { pending: 0, oldestDueAt: null };
+  const summary = async () => {
+    last = await webhooks.pendingSummary(clock.now()).catch(() => last);
+    return last;
+  };
   new Gauge({
     name: 'webhook_deliveries_pending',
     help: 'Webhook deliveries not yet delivered nor failed, due or not (scheduled articles included)',

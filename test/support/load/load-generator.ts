@@ -45,6 +45,8 @@ export interface LoadOptions {
    * then holds every list's ids until it ends, which a soak of many minutes need not pay for.
    */
   recordHistory?: boolean;
+  /** Sent with every request: `authorization: Bearer <API_TOKEN>` once the service takes writes only with it. */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -68,7 +70,11 @@ export class LoadGenerator {
   private running: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: LoadOptions) {
-    this.http = new RawHttpClient(options.baseUrl, { maxSockets: options.clients, deadlineMs: options.deadlineMs });
+    this.http = new RawHttpClient(options.baseUrl, {
+      maxSockets: options.clients,
+      deadlineMs: options.deadlineMs,
+      headers: options.headers,
+    });
     this.operations = Object.entries(options.mix).filter(([, weight]) => (weight ?? 0) > 0) as [Operation, number][];
     this.totalWeight = this.operations.reduce((sum, [, weight]) => sum + weight, 0);
   }
@@ -274,6 +280,7 @@ function settleWrite(
   body: { data?: { id?: number } } | undefined,
 ): void {
   const detail = record.status === null ? `no answer: ${record.failure}` : `HTTP ${record.status}`;
+  write.answeredAt = record.endedAt;
   if (record.status !== null && record.status >= 200 && record.status < 300) {
     ledger.settle(write, 'acked', detail, body?.data?.id);
   } else if (record.status !== null && record.status >= 400 && record.status < 500) {

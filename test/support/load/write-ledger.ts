@@ -15,6 +15,8 @@ export interface WriteRecord {
   articleId: number | null;
   outcome: WriteOutcome;
   detail: string;
+  /** When its answer (or its failure) came, performance.now(); unset while pending. */
+  answeredAt?: number;
 }
 
 /**
