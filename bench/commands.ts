@@ -13,6 +13,7 @@ import type * as HttpBench from './run';
 import { SCENARIOS } from './scenarios';
 import type * as Seeding from './seed-at-size';
 import type * as TopologyBench from './topology';
+import type * as WebhookBench from './webhook-backlog';
 
 /**
  * The subcommands of `npm run bench -- <subcommand>`, each with its usage and its parser. A
@@ -86,6 +87,11 @@ unless --storage sqlite, prints where its CPU went and keeps the profile in benc
 const PROFILE_SUMMARY_USAGE = `npm run bench -- profile-summary <file.cpuprofile> [--top N]
 Where the CPU time of a V8 profile went: the N (25) biggest packages or files and functions.`;
 
+const WEBHOOKS_USAGE = `npm run bench -- webhooks [--quick] [--rounds N] [--duration S] [--warmup S] [--connections N]
+                          [--scenarios get,create]
+Issue 38's constraint: a get and a create with 100 webhook deliveries pending to a receiver that
+never answers, against an idle queue, in alternating runs of one service on PostgreSQL.`;
+
 const REPORT_USAGE = `npm run bench -- report <bench/results/bench-….json>
 Prints the tables of an http results file again.`;
 
@@ -132,6 +138,20 @@ export const COMMANDS: readonly Command[] = [
         TOPOLOGY_USAGE,
       );
       return async () => (require('./topology') as typeof TopologyBench).runTopology(options);
+    },
+  },
+  {
+    name: 'webhooks',
+    summary: 'a get and a create with 100 deliveries pending to a receiver that hangs, against an idle queue',
+    usage: WEBHOOKS_USAGE,
+    what: 'the service, the receiver and the database',
+    parse(argv) {
+      const options = withKnownScenarios(
+        parseOptions(argv, WEBHOOKS_USAGE, LOAD_FLAGS),
+        LOAD_SCENARIOS,
+        WEBHOOKS_USAGE,
+      );
+      return async () => (require('./webhook-backlog') as typeof WebhookBench).runWebhookBacklog(options);
     },
   },
   {
