@@ -2,21 +2,15 @@ import { createId } from '@paralleldrive/cuid2';
 import type { DataSource } from 'typeorm';
 import type { KeyChanges, KeyRepository, NewKey, StoredKey } from '../../../../application';
 import { type Author, type Role, StorageUnavailableError, slugCandidates, slugFromTitle } from '../../../../domain';
-import { postgresSessions } from '../article-repository/postgres-sessions';
-import { SqlSessions, WRITE } from '../article-repository/sql-sessions';
-import { sqliteSessionsOf } from '../article-repository/sqlite-sessions';
+import { type SqlSessions, WRITE } from '../article-repository/sql-sessions';
 import { inTransaction } from '../article-repository/transaction';
-import type { PrimaryWriteGate } from '../primary-write-gate';
+import { type PrimaryOnlyOptions, primaryOnlySessions } from '../primary-only-sessions';
 import type { SqlConnection } from '../sql-connection';
 import { type SqlDialect, sqlDialectOf } from '../sql-dialect';
 import { type KeyStatements, keyStatements } from './key-statements';
 
-export interface TypeOrmKeyRepositoryOptions {
-  /** PostgreSQL: named prepared statements (default); off behind PgBouncer < 1.21 in transaction mode. */
-  preparedStatements?: boolean;
-  /** PostgreSQL: the gate in front of the primary (see TypeOrmArticleRepositoryOptions). */
-  primaryWriteGate?: PrimaryWriteGate;
-}
+/** Reaching the primary (primary-only-sessions.ts): keys are untraced (ADR 0044). */
+export type TypeOrmKeyRepositoryOptions = PrimaryOnlyOptions;
 
 /** A row of key_statements' key reads: instants in epoch ms. */
 interface KeyRow {
@@ -50,16 +44,7 @@ export class TypeOrmKeyRepository implements KeyRepository {
   constructor(dataSource: DataSource, options: TypeOrmKeyRepositoryOptions = {}) {
     this.dialect = sqlDialectOf(dataSource.options);
     this.sql = keyStatements(this.dialect);
-    this.sessions = new SqlSessions(
-      dataSource,
-      this.dialect.serialisesWritersInProcess
-        ? sqliteSessionsOf(dataSource)
-        : postgresSessions(options.preparedStatements ?? true),
-      this.dialect,
-      this.dialect.failsOver ? (options.primaryWriteGate ?? null) : null,
-      // Not traced: the key refresh would start a trace of its own 2.5 times a second (ADR 0044).
-      null,
-    );
+    this.sessions = primaryOnlySessions(dataSource, this.dialect, options);
   }
 
   create(key: NewKey): Promise<StoredKey> {

@@ -1,11 +1,8 @@
-import type { Tracer } from '@opentelemetry/api';
 import type { DataSource } from 'typeorm';
 import type { ClaimedDelivery, DeliveryOutcome, DeliveryPosition, WebhookRepository } from '../../../../application';
 import type { WebhookDelivery, WebhookSubscription } from '../../../../domain';
-import { postgresSessions } from '../article-repository/postgres-sessions';
-import { SqlSessions, WRITE } from '../article-repository/sql-sessions';
-import { sqliteSessionsOf } from '../article-repository/sqlite-sessions';
-import type { PrimaryWriteGate } from '../primary-write-gate';
+import { type SqlSessions, WRITE } from '../article-repository/sql-sessions';
+import { type PrimaryOnlyOptions, primaryOnlySessions } from '../primary-only-sessions';
 import { type SqlDialect, sqlDialectOf } from '../sql-dialect';
 import { type WebhookStatements, webhookStatementsOf } from '../webhook-statements';
 import {
@@ -18,17 +15,8 @@ import {
   subscriptionOf,
 } from './webhook-rows';
 
-export interface TypeOrmWebhookRepositoryOptions {
-  /** PostgreSQL: named prepared statements (default); off behind PgBouncer < 1.21 in transaction mode. */
-  preparedStatements?: boolean;
-  /** PostgreSQL: the gate in front of the primary (see TypeOrmArticleRepositoryOptions). */
-  primaryWriteGate?: PrimaryWriteGate;
-  /**
-   * A span per statement. Unset by default: the deliverer polls for due deliveries every moment,
-   * and each poll would be a trace of its own.
-   */
-  tracer?: Tracer;
-}
+/** Reaching the primary (primary-only-sessions.ts): untraced, as the deliverer polls it. */
+export type TypeOrmWebhookRepositoryOptions = PrimaryOnlyOptions;
 
 /**
  * Webhook subscriptions and their deliveries (the outbox the article writes fill, see
@@ -46,15 +34,7 @@ export class TypeOrmWebhookRepository implements WebhookRepository {
   constructor(dataSource: DataSource, options: TypeOrmWebhookRepositoryOptions = {}) {
     this.dialect = sqlDialectOf(dataSource.options);
     this.sql = webhookStatementsOf(this.dialect);
-    this.sessions = new SqlSessions(
-      dataSource,
-      this.dialect.serialisesWritersInProcess
-        ? sqliteSessionsOf(dataSource)
-        : postgresSessions(options.preparedStatements ?? true),
-      this.dialect,
-      this.dialect.failsOver ? (options.primaryWriteGate ?? null) : null,
-      options.tracer ?? null,
-    );
+    this.sessions = primaryOnlySessions(dataSource, this.dialect, options);
   }
 
   async createSubscription(subscription: WebhookSubscription): Promise<void> {
