@@ -25,10 +25,12 @@ describe('webhook secrets stay out of logs, lists, metrics and deliveries', () =
       const secret: string = made.body.data.secret;
       const shown: string[] = [];
       await request(app).post('/article/create').set(admin).send({ content: 'c' }).expect(201);
-      await Promise.all(await container.get(DeliverWebhooks).round());
+      await container.get(DeliverWebhooks).round();
+      await container.get(DeliverWebhooks).drained();
       receiver.status = 500;
       await request(app).post('/article/create').set(admin).send({ content: 'c' }).expect(201);
-      await Promise.all(await container.get(DeliverWebhooks).round());
+      await container.get(DeliverWebhooks).round();
+      await container.get(DeliverWebhooks).drained();
       shown.push((await request(app).get('/webhook').set(admin)).text);
       shown.push((await request(app).get(`/webhook/${made.body.data.id}/deliveries`).set(admin)).text);
       shown.push((await request(app).get('/metrics')).text);

@@ -25,7 +25,7 @@ export interface DeliveryHooks {
   /** 0 ≤ x < 1, for the retries' jitter. */
   readonly random: () => number;
   readonly observe?: (outcome: AttemptOutcome) => void;
-  /** A storage failure while recording an outcome: the claim's lease passes and the attempt is made again. */
+  /** A storage failure while recording an outcome or claiming more: the claim's lease passes, the attempt is made again. */
   readonly onError?: (error: unknown) => void;
 }
 
@@ -39,8 +39,11 @@ export interface DeliveryHooks {
  * expire: another instance attempts it again, with the same `webhook-id` (at least once).
  */
 export class DeliverWebhooks {
-  private readonly inFlightBySubscription = new Map<string, number>();
+  /** Attempts in flight, and claims being made, per subscription: its share in use. */
+  private readonly slotsBySubscription = new Map<string, number>();
+  private slotsInUse = 0;
   private readonly attempts = new Set<Promise<void>>();
+  private stopping = false;
 
   constructor(
     private readonly webhooks: WebhookRepository,
@@ -52,31 +55,32 @@ export class DeliverWebhooks {
     private readonly hooks: DeliveryHooks,
   ) {}
 
-  /** One round: claims what is due and starts its attempts; answers them (tests wait for them). */
+  /**
+   * One round: claims what is due and starts its attempts; answers them (tests wait for them). A
+   * round finds work; once found, each attempt that ends claims the next of its subscription at
+   * once (refill), so that a receiver that answers fast is not held to one batch per round.
+   */
   async round(): Promise<Promise<void>[]> {
-    if (this.attempts.size >= this.limits.total) return [];
-    const now = this.clock.now();
-    const due = await this.webhooks.subscriptionsWithDueDeliveries(now, SUBSCRIPTIONS_PER_ROUND);
+    if (this.stopping || this.slotsInUse >= this.limits.total) return [];
+    const due = await this.webhooks.subscriptionsWithDueDeliveries(this.clock.now(), SUBSCRIPTIONS_PER_ROUND);
     if (due.length === 0) return [];
     const subscriptions = new Map((await this.webhooks.listSubscriptions()).map((found) => [found.id, found]));
     const started: Promise<void>[] = [];
     for (const id of due) {
       const subscription = subscriptions.get(id);
-      const room = Math.min(
-        this.limits.perSubscription - (this.inFlightBySubscription.get(id) ?? 0),
-        this.limits.total - this.attempts.size,
-      );
-      if (!subscription || room <= 0) continue;
-      const lease = new Date(now.getTime() + this.limits.leaseMs);
-      for (const claim of await this.webhooks.claimDue(id, now, lease, room)) {
-        started.push(this.track(subscription, claim));
-      }
+      if (subscription) started.push(...(await this.claimFor(subscription)));
     }
     return started;
   }
 
-  /** Waits for the attempts under way (a clean stop), at most `ms`. */
+  /** Until no attempt is under way, those that refills start included (tests). */
+  async drained(): Promise<void> {
+    while (this.attempts.size > 0) await Promise.allSettled([...this.attempts]);
+  }
+
+  /** Starts no more attempts, and waits for those under way (a clean stop), at most `ms`. */
   async settle(ms: number): Promise<void> {
+    this.stopping = true;
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, ms);
@@ -85,17 +89,49 @@ export class DeliverWebhooks {
     clearTimeout(timer);
   }
 
+  /** Claims as many of the subscription's due deliveries as its share and the total leave room for. */
+  private async claimFor(subscription: WebhookSubscription): Promise<Promise<void>[]> {
+    const id = subscription.id;
+    const room = Math.min(
+      this.limits.perSubscription - (this.slotsBySubscription.get(id) ?? 0),
+      this.limits.total - this.slotsInUse,
+    );
+    if (this.stopping || room <= 0) return [];
+    // The room is taken before the claim is awaited, so that a round and a refill never overfill it.
+    this.take(id, room);
+    let claims: ClaimedDelivery[] = [];
+    try {
+      const now = this.clock.now();
+      claims = await this.webhooks.claimDue(id, now, new Date(now.getTime() + this.limits.leaseMs), room);
+    } finally {
+      this.take(id, -room);
+    }
+    // Synchronously after the reservation ends: each claim takes its slot back at once.
+    return claims.map((claim) => this.track(subscription, claim));
+  }
+
+  /** Runs the attempt, then refills the subscription's share; tracked until both are done. */
   private track(subscription: WebhookSubscription, claim: ClaimedDelivery): Promise<void> {
     const id = subscription.id;
-    this.inFlightBySubscription.set(id, (this.inFlightBySubscription.get(id) ?? 0) + 1);
-    const attempt = this.attempt(subscription, claim).finally(() => {
-      this.attempts.delete(attempt);
-      const left = (this.inFlightBySubscription.get(id) ?? 1) - 1;
-      if (left === 0) this.inFlightBySubscription.delete(id);
-      else this.inFlightBySubscription.set(id, left);
-    });
+    this.take(id, 1);
+    const attempt = (async () => {
+      try {
+        await this.attempt(subscription, claim);
+      } finally {
+        this.take(id, -1);
+      }
+      await this.claimFor(subscription).catch((error: unknown) => this.hooks.onError?.(error));
+    })();
     this.attempts.add(attempt);
+    void attempt.finally(() => this.attempts.delete(attempt));
     return attempt;
+  }
+
+  private take(id: string, slots: number): void {
+    const left = (this.slotsBySubscription.get(id) ?? 0) + slots;
+    this.slotsInUse += slots;
+    if (left === 0) this.slotsBySubscription.delete(id);
+    else this.slotsBySubscription.set(id, left);
   }
 
   private async attempt(subscription: WebhookSubscription, claim: ClaimedDelivery): Promise<void> {

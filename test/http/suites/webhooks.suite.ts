@@ -99,7 +99,7 @@ export function webhooksSuite(kind: StorageKind): void {
         for (;;) {
           const attempts = await deliverer.round();
           if (attempts.length === 0) return;
-          await Promise.all(attempts);
+          await deliverer.drained();
         }
       };
 

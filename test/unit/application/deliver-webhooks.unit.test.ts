@@ -50,7 +50,11 @@ describe('DeliverWebhooks, on the in-memory store', () => {
       secret: 'whsec_AAAA',
       createdAt: clock.now(),
     });
-  const run = async (deliver: DeliverWebhooks) => Promise.all(await deliver.round());
+  /** A round, and every attempt it leads to (refills included). */
+  const run = async (deliver: DeliverWebhooks) => {
+    await deliver.round();
+    await deliver.drained();
+  };
 
   beforeEach(() => {
     clock = new TestClock('2026-06-01T00:00:00.000Z');
@@ -75,6 +79,13 @@ describe('DeliverWebhooks, on the in-memory store', () => {
     expect(await webhooks.listDeliveries('a', 10)).toMatchObject([
       { eventId: 'evt_1', state: 'delivered', attempts: 1, lastStatus: 204, nextAttemptAt: null },
     ]);
+  });
+
+  it("keeps a subscription's share busy: each attempt that ends claims the next at once, not at the next round", async () => {
+    await subscribe('a');
+    for (let n = 1; n <= 10; n++) await create.execute({ title: `n${n}`, content: 'c' }, OPEN_ACTOR);
+    await run(deliverer());
+    expect(receivers.received).toHaveLength(10);
   });
 
   it('retries on the schedule, ± 20 %, and fails the delivery after the eighth attempt', async () => {
