@@ -5,6 +5,7 @@ import {
   DeliverWebhooks,
   PurgeExpiredIdempotencyKeys,
   PurgeExpiredRevisions,
+  type RecordedWriteEvents,
   ServiceLifecycle,
 } from '../application';
 import { buildContainer, closeContainer } from '../composition/container';
@@ -19,6 +20,7 @@ import { onStopSignal } from './stop-signals';
 import { startWebhookTimers } from './webhook-timers';
 
 const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+const PRESENCE_AT_START_MS = 500;
 /**
  * Expired Idempotency-Key records and revisions are purged this often (in bounded batches), by
  * every process, the first time a few seconds after the start (not on its path).
@@ -77,6 +79,16 @@ function startPurge(
 export async function serve(config: AppConfig, tracing: Tracing | null = null): Promise<void> {
   const container = await buildContainer(config, tracing ? { tracer: tracing.tracer } : {});
   const logger = container.get<Logger>(TOKENS.Logger);
+  // Whether any webhook subscription exists, read once before the first request: until it is
+  // known, writes record their events (the safe side). A database not there yet does not hold
+  // the start back: at most PRESENCE_AT_START_MS, then the timer reads it again.
+  await Promise.race([
+    container
+      .get<RecordedWriteEvents>(TOKENS.WriteEvents)
+      .refresh()
+      .catch(() => undefined),
+    sleep(PRESENCE_AT_START_MS, undefined, { ref: false }),
+  ]);
   const server = createApp(container).listen(config.port);
   // Idle keep-alive connections stay open longer than the usual client and load-balancer idle
   // timeouts (60 s), so that the server is not the side closing a connection at the moment a
