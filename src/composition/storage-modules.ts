@@ -144,7 +144,8 @@ async function postgresStorageModule(
     preparedStatements: options.preparedStatements,
     primaryWriteGate,
   });
-  const writeEvents = recordedWriteEvents(webhooks, clock);
+  // Read on the key refresh's own session, as the keys' poll is: no pooled connection for it.
+  const writeEvents = recordedWriteEvents(keyChanges, clock);
   return typeOrmModule(
     new TypeOrmArticleRepository(dataSource, { ...options, writeEvents }),
     {
@@ -202,9 +203,12 @@ function repositoryOptions(database: PostgresDatabaseConfig): TypeOrmArticleRepo
 }
 
 /** The events every write records, with new ids, while some subscription may exist (RecordedWriteEvents). */
-function recordedWriteEvents(webhooks: WebhookRepository, clock: Clock): RecordedWriteEvents {
+function recordedWriteEvents(
+  subscriptions: Pick<WebhookRepository, 'anySubscription'>,
+  clock: Clock,
+): RecordedWriteEvents {
   return new RecordedWriteEvents(
-    webhooks,
+    subscriptions,
     clock,
     () => `evt_${randomUUID().replaceAll('-', '')}`,
     WEBHOOK_PRESENCE_FRESH_MS,

@@ -19,7 +19,8 @@ export class RecordedWriteEvents implements WriteEvents {
   private lastCreated = Number.NEGATIVE_INFINITY;
 
   constructor(
-    private readonly webhooks: WebhookRepository,
+    /** Where the instance reads whether any subscription exists (a session of its own on PostgreSQL). */
+    private readonly subscriptions: Pick<WebhookRepository, 'anySubscription'>,
     private readonly clock: Clock,
     private readonly newEventId: () => string,
     private readonly freshForMs: number,
@@ -37,7 +38,7 @@ export class RecordedWriteEvents implements WriteEvents {
   async refresh(): Promise<void> {
     const readAt = this.clock.now().getTime();
     try {
-      const none = !(await this.webhooks.anySubscription());
+      const none = !(await this.subscriptions.anySubscription());
       this.noneSince = none && readAt > this.lastCreated ? readAt : null;
     } catch (error) {
       this.noneSince = null;

@@ -4,6 +4,7 @@ import { StorageUnavailableError } from '../../../../domain';
 import type { PostgresDatabaseConfig } from '../../../config/config';
 import { type DataSourceEvents, dataSourceOptions } from '../data-source';
 import type { PrimaryWriteGate } from '../primary-write-gate';
+import { TypeOrmWebhookRepository } from '../webhook-repository/typeorm-webhook-repository';
 import { TypeOrmKeyRepository } from './typeorm-key-repository';
 
 /** How operators tell the key refresh's session from the request pool's (pg_stat_activity, PgBouncer's SHOW CLIENTS). */
@@ -19,10 +20,13 @@ export const KEY_REFRESH_SESSIONS = 1;
  * revocation bound exactly when a look-up per request costs most. Opened at the first refresh
  * once the schema is current, and again at the next one after a failure; until then a refresh
  * fails as the storage does, with StorageUnavailableError (a 503 for a request that waits on it).
+ * The instance's other poll, whether any webhook subscription exists (RecordedWriteEvents, every
+ * 400 ms too), reads on the same session: neither poll takes a connection a request waits for.
  */
 export class KeyChangesOnOwnSession implements KeyChangesReader {
   private readonly dataSource: DataSource;
   private readonly keys: TypeOrmKeyRepository;
+  private readonly webhooks: TypeOrmWebhookRepository;
   private opening: Promise<unknown> | null = null;
 
   constructor(
@@ -37,13 +41,23 @@ export class KeyChangesOnOwnSession implements KeyChangesReader {
       ...options,
       applicationName: KEY_REFRESH_APPLICATION_NAME,
     } as DataSourceOptions);
-    this.keys = new TypeOrmKeyRepository(this.dataSource, {
-      preparedStatements: database.preparedStatements ?? true,
-      primaryWriteGate,
-    });
+    const primary = { preparedStatements: database.preparedStatements ?? true, primaryWriteGate };
+    this.keys = new TypeOrmKeyRepository(this.dataSource, primary);
+    this.webhooks = new TypeOrmWebhookRepository(this.dataSource, primary);
   }
 
   async changesSince(since: Date): Promise<KeyChanges> {
+    await this.opened();
+    return this.keys.changesSince(since);
+  }
+
+  /** Whether any webhook subscription exists (WebhookRepository.anySubscription), on this session. */
+  async anySubscription(): Promise<boolean> {
+    await this.opened();
+    return this.webhooks.anySubscription();
+  }
+
+  private async opened(): Promise<void> {
     if (!this.schemaIsCurrent()) throw new StorageUnavailableError();
     if (!this.dataSource.isInitialized) {
       this.opening ??= this.dataSource.initialize().finally(() => {
@@ -55,7 +69,6 @@ export class KeyChangesOnOwnSession implements KeyChangesReader {
         throw new StorageUnavailableError({ cause: error });
       }
     }
-    return this.keys.changesSince(since);
   }
 
   async close(): Promise<void> {
