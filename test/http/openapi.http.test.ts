@@ -44,10 +44,13 @@ type OpenApiDocument = {
 
 interface ExpressLayer {
   route?: { path: string; methods: Record<string, boolean> };
-  handle?: { stack?: ExpressLayer[] };
+  handle?: { stack?: ExpressLayer[]; routes?: readonly { method: string; path: string }[] };
 }
 
-/** Every `METHOD /path` the app routes: Express route layers, in sub-routers too, and the decorated demo routes. */
+/**
+ * Every `METHOD /path` the app routes: Express route layers, in sub-routers too, the route
+ * tables' handlers (route-router.ts), and the decorated demo routes.
+ */
 function servedRoutes(app: Express): Set<string> {
   const served = new Set<string>();
   const walk = (stack: ExpressLayer[]) => {
@@ -57,6 +60,8 @@ function servedRoutes(app: Express): Set<string> {
           // router.all(path) answers the 404 for a known path asked with another method.
           if (on && method !== '_all') served.add(`${method.toUpperCase()} ${layer.route.path}`);
         }
+      } else if (layer.handle?.routes) {
+        for (const route of layer.handle.routes) served.add(`${route.method.toUpperCase()} ${route.path}`);
       } else if (layer.handle?.stack) {
         walk(layer.handle.stack);
       }

@@ -8,12 +8,10 @@ import { errorHandler } from './error-mapping';
 import { matchPathsExactly, onlyForPaths } from './exact-paths';
 import { feedRouteTable } from './feed-routes';
 import type { Authenticate } from './middleware/authenticate';
-import { closeConnectionWhenStopping } from './middleware/close-connection-when-stopping';
 import { FailedAuthentications } from './middleware/failed-authentications';
 import { httpMetrics } from './middleware/http-metrics';
-import { requestId } from './middleware/request-id';
-import { requestLogging } from './middleware/request-logging';
-import { corsFor, rateLimitPerMinute, securityHeaders } from './middleware/security';
+import { requestFrame } from './middleware/request-frame';
+import { corsFor, rateLimitPerMinute } from './middleware/security';
 import { docsRouter } from './openapi/docs-router';
 import { buildOpenApiDocument } from './openapi/openapi-document';
 import { probeRouteTable } from './probe-routes';
@@ -42,7 +40,7 @@ export interface HttpAppControllers extends HttpControllers {
 
 /**
  * The Express app, not listening: main.ts serves it, tests drive it with supertest. Order:
- * request id and log line first (every answer is logged and counted), then headers, then
+ * the request's frame first (its id, headers, log line and count: every answer has them), then
  * the unlimited probes and docs, then the rate limit, then the API.
  */
 export function createHttpApp(controllers: HttpAppControllers, options: HttpAppOptions): Express {
@@ -67,9 +65,7 @@ export function createHttpApp(controllers: HttpAppControllers, options: HttpAppO
   // answer bodies would be mistaken for them and sent back in If-Match, never matching.
   app.set('etag', false);
   if (options.trustProxyHops > 0) app.set('trust proxy', options.trustProxyHops);
-  app.use(requestId, requestLogging(options.logger), metrics.middleware);
-  app.use(closeConnectionWhenStopping(options.isShuttingDown));
-  app.use(securityHeaders());
+  app.use(requestFrame({ logger: options.logger, metrics, isShuttingDown: options.isShuttingDown }));
   if (options.corsOrigin !== null) app.use(corsFor(options.corsOrigin));
 
   app.use(routeRouter(probes, { ...routeOptions, authenticate: null }));

@@ -1,3 +1,4 @@
+import request from 'supertest';
 import type { StorageKind } from '../../support/http-harness';
 import { failureBody, useHarness } from './harness-per-suite';
 
@@ -25,6 +26,18 @@ export function routingSuite(kind: StorageKind): void {
       const response = await harness().http()[method.toLowerCase() as 'get'](path);
       expect(response.status).toBe(404);
       expect(response.body).toEqual(failureBody(/^No route for /));
+    });
+
+    it('answers HEAD as GET without the body, its length and headers kept', async () => {
+      const get = await harness().http().get('/tag');
+      // HEAD is not in the OpenAPI document (no client asks for it): sent past the harness's check.
+      const head = await request(harness().app).head('/tag');
+      expect(head.status).toBe(200);
+      expect(head.text ?? '').toBe('');
+      expect(head.headers['content-length']).toBe(String(Buffer.byteLength(get.text)));
+      expect(head.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(head.headers['x-content-type-options']).toBe('nosniff');
+      expect(head.headers['x-request-id']).toMatch(/^[\w.:-]+$/);
     });
 
     // Paths are exact: another case or a trailing slash is another path, on every router the app mounts.

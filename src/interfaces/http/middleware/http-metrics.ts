@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 
 /** Process metrics (CPU, memory, event loop, GC) are the process's: registered once. */
@@ -15,8 +15,8 @@ function processMetricsRegistry(): Registry {
 export const ROUTE_LABEL = 'metricsRoute';
 
 export interface HttpMetrics {
-  /** Counts and times every answer by method, route pattern and status. */
-  middleware: RequestHandler;
+  /** Counts and times a finished answer by method, route pattern and status (request-frame.ts). */
+  observe(request: Request, response: Response, startedNs: bigint): void;
   /** Serves the Prometheus text format. */
   endpoint: RequestHandler;
 }
@@ -41,19 +41,15 @@ export function httpMetrics(extra: readonly Registry[] = []): HttpMetrics {
     registers: [registry],
   });
 
-  const middleware: RequestHandler = (request, response, next) => {
-    const started = process.hrtime.bigint();
-    response.once('finish', () => {
-      const labels = {
-        method: request.method,
-        // The pattern, never the raw path: /article/:id is one series, and unknown paths one more.
-        route: request.route?.path ?? response.locals[ROUTE_LABEL] ?? 'unmatched',
-        status_code: String(response.statusCode),
-      };
-      requests.inc(labels);
-      duration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
-    });
-    next();
+  const observe = (request: Request, response: Response, startedNs: bigint) => {
+    const labels = {
+      method: request.method,
+      // The pattern, never the raw path: /article/:id is one series, and unknown paths one more.
+      route: request.route?.path ?? response.locals[ROUTE_LABEL] ?? 'unmatched',
+      status_code: String(response.statusCode),
+    };
+    requests.inc(labels);
+    duration.observe(labels, Number(process.hrtime.bigint() - startedNs) / 1e9);
   };
 
   const endpoint: RequestHandler = async (_request, response) => {
@@ -61,5 +57,5 @@ export function httpMetrics(extra: readonly Registry[] = []): HttpMetrics {
     response.set('Content-Type', merged.contentType).send(await merged.metrics());
   };
 
-  return { middleware, endpoint };
+  return { observe, endpoint };
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { RequestHandler } from 'express';
+import type { Request } from 'express';
 
 const ACCEPTABLE_ID = /^[\w.:-]{1,128}$/;
 
@@ -9,10 +9,8 @@ declare module 'express-serve-static-core' {
   }
 }
 
-/** Takes the caller's X-Request-Id when it is sane, else makes one; echoes it in the answer. */
-export const requestId: RequestHandler = (request, response, next) => {
-  const given = request.get('x-request-id');
-  request.id = given && ACCEPTABLE_ID.test(given) ? given : randomUUID();
-  response.set('X-Request-Id', request.id);
-  next();
-};
+/** The caller's X-Request-Id when it is sane, else a new one (request-frame.ts echoes it). */
+export function requestIdOf(request: Request): string {
+  const given = request.headers['x-request-id'];
+  return typeof given === 'string' && ACCEPTABLE_ID.test(given) ? given : randomUUID();
+}

@@ -24,6 +24,24 @@ export function securityHeaders(): RequestHandler {
 }
 
 /** CORS for the configured origins only; preflight answers name what a client may send. */
+/**
+ * The headers `securityHeaders` sets, worked out once: they depend on no request, so every answer
+ * sets them from this list (request-frame.ts) instead of running helmet's chain of middleware.
+ */
+export function securityHeaderList(): ReadonlyArray<readonly [string, string]> {
+  const headers: Array<[string, string]> = [];
+  const recorder = {
+    setHeader: (name: string, value: unknown) => headers.push([name, String(value)]),
+    removeHeader: () => undefined,
+  };
+  let failure: unknown;
+  securityHeaders()({} as never, recorder as never, (error?: unknown) => {
+    failure = error;
+  });
+  if (failure !== undefined || headers.length === 0) throw new Error('helmet set no headers', { cause: failure });
+  return headers;
+}
+
 export function corsFor(origin: '*' | readonly string[]): RequestHandler {
   return cors({
     origin: origin === '*' ? '*' : [...origin],
