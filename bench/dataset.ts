@@ -25,6 +25,9 @@ export interface PreparedDataset {
   ids: number[];
   lastId: number;
   visible: number;
+  /** The id of tag `tagName(n)` at index n, of category `categoryName(n)` at index n (prepareDataset's). */
+  tagIds?: string[];
+  categoryIds?: string[];
 }
 
 const CONCURRENT_WRITES = 8;
@@ -72,5 +75,17 @@ export async function prepareDataset(baseUrl: string): Promise<PreparedDataset> 
   await Promise.all(Array.from({ length: CONCURRENT_WRITES }, writer));
   ids.sort((a, b) => a - b);
   const visible = (await call<unknown[]>(baseUrl, 'GET', '/article')).length;
-  return { ids, lastId: ids[ids.length - 1] as number, visible };
+  const tagIds = await termIds(baseUrl, '/tag', DATASET.tags, tagName);
+  const categoryIds = await termIds(baseUrl, '/category', DATASET.categories, categoryName);
+  return { ids, lastId: ids[ids.length - 1] as number, visible, tagIds, categoryIds };
+}
+
+/** The ids of the terms named `nameOf(0)`, `nameOf(1)`, … in that order. */
+async function termIds(baseUrl: string, path: string, count: number, nameOf: (n: number) => string): Promise<string[]> {
+  const terms = await call<{ id: string; name: string }[]>(baseUrl, 'GET', path);
+  return Array.from({ length: count }, (_, n) => {
+    const term = terms.find((candidate) => candidate.name === nameOf(n));
+    if (!term) throw new Error(`the dataset has no ${nameOf(n)}`);
+    return term.id;
+  });
 }

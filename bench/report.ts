@@ -7,6 +7,8 @@ export interface ScenarioRuns {
   title: string;
   /** The least service / Express floor req/s ratio (Scenario.target); null: none. */
   target: number | null;
+  /** The least service / stack floor req/s ratio (Scenario.stackFloorTarget). */
+  stackFloorTarget?: number;
   runs: Record<string, RunFigures[]>;
 }
 
@@ -17,6 +19,10 @@ const LEGACY_RAW_FLOOR = 'baseline';
 export const EXPRESS_FLOOR = 'Express floor';
 /** The service's p99 may be at most this many times the Express floor's (issue 27). */
 export const P99_TARGET_FACTOR = 1.5;
+/** The lean build of the same stack (stack-floor.ts). */
+export const STACK_FLOOR = 'stack floor';
+/** The service's p99 may be at most this many times the stack floor's (issue 39). */
+export const STACK_FLOOR_P99_FACTOR = 1.3;
 
 export interface PassReport {
   storage: string;
@@ -83,13 +89,16 @@ export function formatPass(pass: PassReport): string {
   const raw = pass.targets.find((target) => target === RAW_FLOOR || target === LEGACY_RAW_FLOOR) ?? null;
   const express = pass.targets.includes(EXPRESS_FLOOR) ? EXPRESS_FLOOR : null;
   const measured = pass.targets.filter((target) => target !== raw && target !== express);
+  const stack = pass.targets.includes(STACK_FLOOR) ? STACK_FLOOR : null;
   const ratios: Array<[string, string]> = [
+    ...(stack ? [['service', stack] as [string, string]] : []),
     ...(express ? measured.map((target): [string, string] => [target, express]) : []),
     ...(raw ? [...measured, ...(express ? [express] : [])].map((target): [string, string] => [target, raw]) : []),
   ];
   const header = ['scenario'];
   for (const target of pass.targets) header.push(`${target} req/s`, 'p50 ms', 'p99 ms');
   for (const [numerator, denominator] of ratios) header.push(`${numerator} / ${denominator}`);
+  if (stack) header.push(`target (vs ${stack})`);
   if (express) header.push(`target (vs ${express})`);
   header.push('errors');
   const rows = pass.scenarios.map((scenario) => {
@@ -105,7 +114,13 @@ export function formatPass(pass: PassReport): string {
       // The median first, then each round's ratio: the spread shows the machine's noise.
       row.push(`${number(medianRatio(runs, base), 2)} (${rounds.join(', ')})`);
     }
-    if (express) row.push(targetVerdict(scenario, scenario.runs.service ?? [], scenario.runs[express] ?? []));
+    if (stack) {
+      const target = scenario.stackFloorTarget ?? null;
+      row.push(verdict(target, STACK_FLOOR_P99_FACTOR, scenario.runs.service ?? [], scenario.runs[stack] ?? []));
+    }
+    if (express) {
+      row.push(verdict(scenario.target, P99_TARGET_FACTOR, scenario.runs.service ?? [], scenario.runs[express] ?? []));
+    }
     row.push(String(Object.values(scenario.runs).reduce((sum, runs) => sum + summarize(runs).errors, 0)));
     return row;
   });
@@ -128,16 +143,18 @@ export function formatPass(pass: PassReport): string {
   ].join('\n');
 }
 
-/** The service against its targets: req/s ratio to the Express floor, and p99 within P99_TARGET_FACTOR of its. */
-function targetVerdict(scenario: ScenarioRuns, service: readonly RunFigures[], floor: readonly RunFigures[]): string {
-  if (scenario.target === null || service.length === 0) return '–';
+/** The service against a floor: the least req/s ratio, and a p99 at most `p99Factor` times the floor's. */
+function verdict(
+  target: number | null,
+  p99Factor: number,
+  service: readonly RunFigures[],
+  floor: readonly RunFigures[],
+): string {
+  if (target === null || service.length === 0 || floor.length === 0) return '–';
   const ratio = medianRatio(service, floor);
   const p99 = summarize(service).p99Ms / summarize(floor).p99Ms;
   const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
-  return (
-    `≥ ${scenario.target} ${met(ratio >= scenario.target)}; ` +
-    `p99 ${number(p99, 2)}× ≤ ${P99_TARGET_FACTOR}× ${met(p99 <= P99_TARGET_FACTOR)}`
-  );
+  return `≥ ${target} ${met(ratio >= target)}; p99 ${number(p99, 2)}× ≤ ${p99Factor}× ${met(p99 <= p99Factor)}`;
 }
 
 /** The 1, 5 and 15 minute load averages, as the runs print them. */

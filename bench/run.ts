@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { storeBenchKey } from './bench-key';
-import { type BenchDatabase, openPostgres, openSqlite } from './databases';
+import { type BenchDatabase, openPostgres, openPostgresServer, openSqlite } from './databases';
 import { DATASET, type PreparedDataset, prepareDataset } from './dataset';
 import { BENCH_TOKEN, SERVICE_ENV as DEFAULT_SERVICE_ENV } from './http-client';
 import { measure, type RunSettings } from './measure';
@@ -24,6 +24,7 @@ import { writeResultsFile } from './results-file';
 import { cleanUp, cleanups } from './run-main';
 import { checkSameAnswers } from './sanity';
 import { type Scenario, selectScenarios } from './scenarios';
+import { type StackFloor, startStackFloor } from './stack-floor';
 
 /** The floors, built beside this file: raw node:http, and bare Express 5 with the same store and SQL. */
 const RAW_FLOOR_MAIN = path.join(__dirname, 'baseline', 'server.js');
@@ -74,7 +75,9 @@ export async function runHttp(options: BenchOptions): Promise<void> {
 }
 
 async function postgresPass(options: BenchOptions, scenarios: Scenario[], settings: RunSettings): Promise<PassReport> {
-  const database = await open(openPostgres());
+  const postgres = await openPostgresServer();
+  cleanups.push(() => postgres.destroy());
+  const database = await open(openPostgres(postgres));
   console.log(`PostgreSQL pass on ${database.description}`);
   const { API_TOKEN: _token, ...withoutToken } = SERVICE_ENV;
   const service = await start('service', SERVICE, {
@@ -90,7 +93,10 @@ async function postgresPass(options: BenchOptions, scenarios: Scenario[], settin
     ? [await start(EXPRESS_FLOOR, EXPRESS_FLOOR_MAIN, floorEnv), await start(RAW_FLOOR, RAW_FLOOR_MAIN, floorEnv)]
     : [];
   const baseline = floors[1] ?? null;
-  const servers = [service, ...floors];
+  const stackFloor = options.stackFloor === null ? null : await startStackFloorOn(options.stackFloor, postgres);
+  // Measured beside the floors, but it answers from its own schema: not checked against the service.
+  const measuredFloors = stackFloor ? [...floors, stackFloor.server] : floors;
+  const servers = [service, ...measuredFloors];
   const notes: string[] = [];
   if (baseline) {
     notes.push(
@@ -141,18 +147,29 @@ async function postgresPass(options: BenchOptions, scenarios: Scenario[], settin
     notes.push('The service alone (--no-baseline): the figures that count are its same-run ratios.');
   }
 
-  const pass = await runAlternating(`PostgreSQL`, servers, scenarios, options.rounds, dataset, database, settings);
+  if (stackFloor)
+    notes.push(`stack floor: ${options.stackFloor}, on a database of its own seeded alike (get, create-ids only).`);
+  const pass = await runAlternating(
+    `PostgreSQL`,
+    servers,
+    scenarios,
+    options.rounds,
+    dataset,
+    database,
+    settings,
+    stackFloor,
+  );
   if (options.workers !== null) {
     for (const scenario of pass.scenarios) {
       const ratio = medianRatio(
-        scenario.runs[servers[1 + floors.length]?.label as string] ?? [],
+        scenario.runs[servers[1 + measuredFloors.length]?.label as string] ?? [],
         scenario.runs.service ?? [],
       );
       notes.push(`${scenario.title}: WORKERS=${options.workers} / 1 worker = ${ratio.toFixed(2)}`);
     }
   }
   notes.push(...sameRunRatios(pass));
-  for (const label of servers.slice(1 + floors.length).map((server) => server.label)) {
+  for (const label of servers.slice(1 + measuredFloors.length).map((server) => server.label)) {
     for (const scenario of pass.scenarios) {
       const ratio = medianRatio(scenario.runs.service ?? [], scenario.runs[label] ?? []);
       const cpu = medianCpuRatio(scenario.runs.service ?? [], scenario.runs[label] ?? []);
@@ -218,23 +235,36 @@ async function runAlternating(
   dataset: PreparedDataset,
   database: BenchDatabase,
   settings: RunSettings,
+  stackFloor: StackFloor | null = null,
 ): Promise<PassReport> {
   const pass: PassReport = {
     storage: `${storage} (${database.description}), ${settings.connections} connections, ${rounds} round(s) of ${settings.durationSeconds} s, medians`,
     targets: servers.map((server) => server.label),
-    scenarios: scenarios.map((s) => ({ key: s.key, title: s.title, target: s.target, runs: {} })),
+    scenarios: scenarios.map((s) => ({
+      key: s.key,
+      title: s.title,
+      target: s.target,
+      stackFloorTarget: s.stackFloorTarget,
+      runs: {},
+    })),
     peakRssMb: Object.fromEntries(servers.map((server) => [server.label, 0])),
     notes: [],
   };
   for (let round = 1; round <= rounds; round++) {
     for (const [index, scenario] of scenarios.entries()) {
       for (const server of scenario.serviceOnly ? servers.slice(0, 1) : servers) {
+        const onStackFloor = server === stackFloor?.server;
+        // The stack floor has routes of its own: its requests for the scenario, or none (skipped).
+        const requests = onStackFloor ? stackFloor.requestsFor(scenario.key) : null;
+        if (onStackFloor && requests === null) continue;
+        const asked = requests ? { ...scenario, requests: () => requests } : scenario;
         const [measured, peak] = await withPeakRss(server, () =>
-          measure(server.url, scenario, dataset, settings, server.cpuSeconds),
+          measure(server.url, asked, dataset, settings, server.cpuSeconds),
         );
         server.checkAlive();
         const figures = { ...measured, peakRssMb: Math.round(peak / 2 ** 20) };
-        if (scenario.addsArticles) await database.removeArticlesAfter(dataset.lastId);
+        if (scenario.addsArticles)
+          await (onStackFloor ? stackFloor.removeCreated() : database.removeArticlesAfter(dataset.lastId));
         const runs = pass.scenarios[index]?.runs as Record<string, (typeof figures)[]>;
         runs[server.label] = [...(runs[server.label] ?? []), figures];
         pass.peakRssMb[server.label] = Math.max(pass.peakRssMb[server.label] ?? 0, peak / 2 ** 20);
@@ -260,6 +290,12 @@ async function tracingEnv(options: BenchOptions): Promise<Record<string, string>
     await sink.close();
   });
   return { OTEL_EXPORTER_OTLP_ENDPOINT: sink.endpoint };
+}
+
+async function startStackFloorOn(directory: string, postgres: Awaited<ReturnType<typeof openPostgresServer>>) {
+  const stackFloor = await startStackFloor(directory, postgres);
+  cleanups.push(() => stackFloor.close());
+  return stackFloor;
 }
 
 async function open(database: Promise<BenchDatabase>): Promise<BenchDatabase> {

@@ -71,7 +71,7 @@ describe('the options of each subcommand', () => {
     [['--rounds', '0'], '--rounds: "0" is not a positive integer'],
     [
       ['--scenarios', 'get,gett'],
-      '--scenarios: "gett" is not one of get, get-bearer, list, page, list-304, create, create-tags, create-key, replay, update',
+      '--scenarios: "gett" is not one of get, get-bearer, list, page, list-304, create, create-ids, create-tags, create-key, replay, update',
     ],
     [
       ['pages', '--scenarios', 'get'],
