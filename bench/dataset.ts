@@ -25,6 +25,8 @@ export interface PreparedDataset {
   ids: number[];
   lastId: number;
   visible: number;
+  /** The ids of the published articles (a draft is null to a reader without a token); prepareDataset's. */
+  visibleIds?: number[];
   /** The id of tag `tagName(n)` at index n, of category `categoryName(n)` at index n (prepareDataset's). */
   tagIds?: string[];
   categoryIds?: string[];
@@ -74,10 +76,10 @@ export async function prepareDataset(baseUrl: string): Promise<PreparedDataset> 
   };
   await Promise.all(Array.from({ length: CONCURRENT_WRITES }, writer));
   ids.sort((a, b) => a - b);
-  const visible = (await call<unknown[]>(baseUrl, 'GET', '/article')).length;
+  const visibleIds = (await call<{ id: number }[]>(baseUrl, 'GET', '/article')).map((article) => article.id);
   const tagIds = await termIds(baseUrl, '/tag', DATASET.tags, tagName);
   const categoryIds = await termIds(baseUrl, '/category', DATASET.categories, categoryName);
-  return { ids, lastId: ids[ids.length - 1] as number, visible, tagIds, categoryIds };
+  return { ids, lastId: ids[ids.length - 1] as number, visible: visibleIds.length, visibleIds, tagIds, categoryIds };
 }
 
 /** The ids of the terms named `nameOf(0)`, `nameOf(1)`, … in that order. */

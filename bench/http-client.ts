@@ -13,11 +13,23 @@ export interface Wrapped<T> {
   message: string;
 }
 
-/** One JSON request; anything but a 2xx answer with statusCode 10000 fails. */
-export async function call<T>(baseUrl: string, method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+/**
+ * One JSON request; anything but a 2xx answer with statusCode 10000 fails. Writes carry the
+ * bench's token; a read only when `authorized` (a draft is null to a reader without one).
+ */
+export async function call<T>(
+  baseUrl: string,
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+  authorized = body !== undefined,
+): Promise<T> {
   const response = await fetch(`${baseUrl}${path}`, {
     method,
-    headers: body === undefined ? {} : { 'Content-Type': 'application/json', Authorization: `Bearer ${BENCH_TOKEN}` },
+    headers: {
+      ...(body !== undefined && { 'Content-Type': 'application/json' }),
+      ...(authorized && { Authorization: `Bearer ${BENCH_TOKEN}` }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
     signal: AbortSignal.timeout(30_000),
   });

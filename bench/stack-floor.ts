@@ -39,8 +39,7 @@ INSERT INTO article (title, description, content, visible)
 INSERT INTO article_tag_tag ("articleId", "tagId")
   SELECT a.id, 't' || lpad(((a.id * 7 + k * 11) % ${DATASET.tags})::text, 24, '0') FROM article a, generate_series(0, 2) k;
 INSERT INTO article_category_category ("articleId", "categoryId")
-  SELECT a.id, 'c' || lpad(((a.id * 3 + k * 5) % ${DATASET.categories})::text, 24, '0') FROM article a, generate_series(0, 1) k;
-VACUUM ANALYZE;`;
+  SELECT a.id, 'c' || lpad(((a.id * 3 + k * 5) % ${DATASET.categories})::text, 24, '0') FROM article a, generate_series(0, 1) k;`;
 
 export async function startStackFloor(directory: string, postgres: PostgresServer): Promise<StackFloor> {
   const main = path.resolve(directory, 'dist', 'main.js');
@@ -55,6 +54,7 @@ export async function startStackFloor(directory: string, postgres: PostgresServe
   await withPostgresClient(url.toString(), async (client) => {
     await client.query(fs.readFileSync(schema, 'utf8'));
     await client.query(SEED);
+    await client.query('VACUUM ANALYZE');
   });
   const server = await startServer(STACK_FLOOR, main, { DATABASE_URL: url.toString(), LOG_FILE: '/dev/null' });
   return {
