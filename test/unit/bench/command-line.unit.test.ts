@@ -47,7 +47,13 @@ describe('npm run bench -- <subcommand>: which subcommand runs', () => {
 describe('the options of each subcommand', () => {
   it('keeps the defaults of the positional arguments they replace', () => {
     expect(parseSeedOptions([])).toEqual({ articles: 100_000, kinds: ['postgres', 'sqlite'] });
-    expect(parseProfileOptions([])).toEqual({ scenario: 'get', seconds: 10, storage: 'postgres', key: false });
+    expect(parseProfileOptions([])).toEqual({
+      scenario: 'get',
+      seconds: 10,
+      storage: 'postgres',
+      key: false,
+      stackFloor: null,
+    });
     expect(parseRestoreOptions([])).toEqual({ articles: 100_000, seed: 'api', instances: 2 });
     expect(parseRestoreOptions(['--seed', 'sql', '--instances', '1'])).toMatchObject({ seed: 'sql', instances: 1 });
     expect(parseSeedOptions(['--articles', '1000', '--kinds', 'sqlite'])).toEqual({
