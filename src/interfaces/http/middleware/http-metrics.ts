@@ -41,27 +41,15 @@ export function httpMetrics(extra: readonly Registry[] = []): HttpMetrics {
     registers: [registry],
   });
 
-  // Each series' counter and histogram, found once: prom-client would hash the labels at each call.
-  const series = new Map<string, { count: () => void; time: (seconds: number) => void }>();
-  const seriesOf = (method: string, route: string, status: number) => {
-    const key = `${method} ${route} ${status}`;
-    let found = series.get(key);
-    if (!found) {
-      const labels = { method, route, status_code: String(status) };
-      const counter = requests.labels(labels);
-      const histogram = duration.labels(labels);
-      found = { count: () => counter.inc(), time: (seconds) => histogram.observe(seconds) };
-      series.set(key, found);
-    }
-    return found;
-  };
-
   const observe = (request: Request, response: Response, startedNs: bigint) => {
-    // The pattern, never the raw path: /article/:id is one series, and unknown paths one more.
-    const route = request.route?.path ?? response.locals[ROUTE_LABEL] ?? 'unmatched';
-    const { count, time } = seriesOf(request.method, route, response.statusCode);
-    count();
-    time(Number(process.hrtime.bigint() - startedNs) / 1e9);
+    const labels = {
+      method: request.method,
+      // The pattern, never the raw path: /article/:id is one series, and unknown paths one more.
+      route: request.route?.path ?? response.locals[ROUTE_LABEL] ?? 'unmatched',
+      status_code: String(response.statusCode),
+    };
+    requests.inc(labels);
+    duration.observe(labels, Number(process.hrtime.bigint() - startedNs) / 1e9);
   };
 
   const endpoint: RequestHandler = async (_request, response) => {
