@@ -1,5 +1,6 @@
 import autocannon from 'autocannon';
 import type { PreparedDataset } from './dataset';
+import { cpuSecondsBetween, cpuSecondsByProcess } from './processes';
 import type { Scenario } from './scenarios';
 
 /** What one measured run of one scenario on one server gave. */
@@ -22,6 +23,8 @@ export interface RunFigures {
    * hardly moves when other work shares the cores, so small differences show through noise.
    */
   cpuUsPerRequest?: number;
+  /** PostgreSQL's CPU time per answer during the measured run (every postgres process of this machine). */
+  databaseCpuUsPerRequest?: number;
 }
 
 export interface RunSettings {
@@ -47,9 +50,13 @@ export async function measure(
   await scenario.before?.(baseUrl);
   const warmup = await load(baseUrl, scenario, dataset, settings.connections, settings.warmupSeconds);
   const cpuBefore = cpuSeconds?.();
+  const databaseBefore = cpuSecondsByProcess('postgres');
   const run = await load(baseUrl, scenario, dataset, settings.connections, settings.durationSeconds);
   const cpuAfter = cpuSeconds?.();
+  const databaseSeconds = cpuSecondsBetween(databaseBefore, cpuSecondsByProcess('postgres'));
   return {
+    ...(databaseSeconds > 0 &&
+      run.requests.total > 0 && { databaseCpuUsPerRequest: (databaseSeconds * 1e6) / run.requests.total }),
     ...(cpuBefore !== undefined &&
       cpuAfter !== undefined &&
       run.requests.total > 0 && { cpuUsPerRequest: ((cpuAfter - cpuBefore) * 1e6) / run.requests.total }),

@@ -122,6 +122,31 @@ function cpuSecondsOf(pid: number): number {
   }
 }
 
+/**
+ * CPU seconds so far of every process of this machine named `name` (`postgres`: the server, its
+ * backends and workers), by pid: two readings around a run give the database's CPU for it.
+ */
+export function cpuSecondsByProcess(name: string): Map<number, number> {
+  const seconds = new Map<number, number>();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (fs.readFileSync(`/proc/${entry}/comm`, 'utf8').trim() !== name) continue;
+    } catch {
+      continue;
+    }
+    seconds.set(Number(entry), cpuSecondsOf(Number(entry)));
+  }
+  return seconds;
+}
+
+/** The CPU seconds used between two readings of cpuSecondsByProcess (a process gone meanwhile is not counted). */
+export function cpuSecondsBetween(before: Map<number, number>, after: Map<number, number>): number {
+  let total = 0;
+  for (const [pid, seconds] of after) total += seconds - (before.get(pid) ?? 0);
+  return total;
+}
+
 /** Samples a server's RSS while work runs and answers the highest value seen. */
 export async function withPeakRss<T>(server: ServerProcess, work: () => Promise<T>): Promise<[T, number]> {
   let peak = server.rssBytes();

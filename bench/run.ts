@@ -14,6 +14,7 @@ import {
   EXPRESS_FLOOR,
   formatPass,
   loadAverage,
+  median,
   medianCpuRatio,
   medianRatio,
   type PassReport,
@@ -272,12 +273,26 @@ async function runAlternating(
           `${storage} round ${round}/${rounds} ${scenario.title.padEnd(32)} ${server.label.padEnd(18)} ` +
             `${figures.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${figures.p50Ms.toFixed(1)} ms  ` +
             `p99 ${figures.p99Ms.toFixed(1)} ms  cpu ${figures.cpuUsPerRequest?.toFixed(0) ?? '?'} µs/req  ` +
+            `db ${figures.databaseCpuUsPerRequest?.toFixed(0) ?? '?'} µs/req  ` +
             `errors ${figures.errors}  rss ${(peak / 2 ** 20).toFixed(0)} MB`,
         );
       }
     }
   }
+  pass.notes.push(...cpuPerAnswer(pass));
   return pass;
+}
+
+/** Each target's CPU µs per answer, its own + PostgreSQL's (medians of the rounds): where the machine's time went. */
+function cpuPerAnswer(pass: PassReport): string[] {
+  return pass.scenarios.map((scenario) => {
+    const cells = Object.entries(scenario.runs).map(([target, runs]) => {
+      const own = median(runs.map((run) => run.cpuUsPerRequest ?? Number.NaN));
+      const database = median(runs.map((run) => run.databaseCpuUsPerRequest ?? Number.NaN));
+      return `${target} ${own.toFixed(0)} + ${database.toFixed(0)}`;
+    });
+    return `${scenario.title}, CPU µs per answer (server + PostgreSQL): ${cells.join('; ')}.`;
+  });
 }
 
 /** With --otlp, the service's OTLP endpoint: a sink in this process, closed with the pass. */
