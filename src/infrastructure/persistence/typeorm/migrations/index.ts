@@ -7,7 +7,6 @@ import { PublishingPostgres1795700000000 } from './postgres/1795700000000-publis
 import { ArticleRevisionsPostgres1795800000000 } from './postgres/1795800000000-article-revisions';
 import { KeysAndAuthorsPostgres1795900000000 } from './postgres/1795900000000-keys-and-authors';
 import { WebhooksPostgres1796000000000 } from './postgres/1796000000000-webhooks';
-import { PreviousReleaseTriggerWhenPostgres1796100000000 } from './postgres/1796100000000-previous-release-trigger-when';
 import { InitialSchemaSqlite1763769600000 } from './sqlite/1763769600000-initial-schema';
 import { ArticleVersionsAndFilterIndexesSqlite1795400000000 } from './sqlite/1795400000000-article-versions-and-filter-indexes';
 import { IdempotencyKeysSqlite1795500000000 } from './sqlite/1795500000000-idempotency-keys';
@@ -28,7 +27,6 @@ export const MIGRATIONS: Record<DatabaseKind, Function[]> = {
     ArticleRevisionsPostgres1795800000000,
     KeysAndAuthorsPostgres1795900000000,
     WebhooksPostgres1796000000000,
-    PreviousReleaseTriggerWhenPostgres1796100000000,
   ],
   sqlite: [
     InitialSchemaSqlite1763769600000,
