@@ -23,7 +23,14 @@ describe('RoutePaths', () => {
   });
 
   it('matches exactly: case, trailing slash, empty and extra segments', () => {
-    for (const path of ['/Article', '/article/', '/article/42/', '/article//', '/article/42/x', '/webhook//deliveries']) {
+    for (const path of [
+      '/Article',
+      '/article/',
+      '/article/42/',
+      '/article//',
+      '/article/42/x',
+      '/webhook//deliveries',
+    ]) {
       expect(paths.find(path)).toBeNull();
     }
   });
