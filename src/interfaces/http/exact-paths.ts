@@ -3,7 +3,7 @@ import { type Express, Router } from 'express';
 /**
  * Paths match exactly as documented: `/Article` and `/article/` are not `/article`, they are
  * unknown routes (404). Express ignores case and a trailing slash unless told otherwise, and is
- * told per app and per router.
+ * told per app; the route tables match their own paths exactly (route-paths.ts).
  */
 const EXACT_MATCHING = { caseSensitive: true, strict: true } as const;
 
@@ -11,10 +11,6 @@ const EXACT_MATCHING = { caseSensitive: true, strict: true } as const;
 export function matchPathsExactly(app: Express): void {
   app.set('case sensitive routing', EXACT_MATCHING.caseSensitive);
   app.set('strict routing', EXACT_MATCHING.strict);
-}
-
-export function exactRouter(): Router {
-  return Router(EXACT_MATCHING);
 }
 
 /**

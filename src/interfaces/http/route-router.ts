@@ -69,7 +69,7 @@ function servingOf(route: RouteDefinition, options: RouteRouterOptions): Request
   }
   if (route.body) guards.push(jsonBody(options.bodyLimitBytes));
   const handle = (request: Request, response: Response, next: NextFunction) => {
-    answer(route, options, request, response).catch(next);
+    handleAndAnswer(route, options, request, response).catch(next);
   };
   const serve = guards.reduceRight<RequestHandler>(
     (after, guard) => (request, response, next) =>
@@ -84,7 +84,13 @@ function servingOf(route: RouteDefinition, options: RouteRouterOptions): Request
   };
 }
 
-async function answer(route: RouteDefinition, options: RouteRouterOptions, request: Request, response: Response) {
+/** The route's inputs checked, its handler run, and its answer written as its kind says. */
+async function handleAndAnswer(
+  route: RouteDefinition,
+  options: RouteRouterOptions,
+  request: Request,
+  response: Response,
+) {
   const params = route.params ? parseInput(route.params, request.params) : undefined;
   const query = route.query ? parseInput(route.query, queryParametersOf(request.originalUrl)) : undefined;
   const headers = route.headers && parseInput(route.headers, headersNamedIn(route.headers, request));

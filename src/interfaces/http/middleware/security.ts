@@ -9,7 +9,7 @@ import { HttpRequestError } from '../request-errors';
  * styles come from this origin ('self'), Swagger UI sets inline styles and data: images.
  * No upgrade-insecure-requests: the service is often reached over plain HTTP behind a proxy.
  */
-export function securityHeaders(): RequestHandler {
+function securityHeaders(): RequestHandler {
   return helmet({
     contentSecurityPolicy: {
       directives: {
@@ -23,7 +23,6 @@ export function securityHeaders(): RequestHandler {
   });
 }
 
-/** CORS for the configured origins only; preflight answers name what a client may send. */
 /**
  * The headers `securityHeaders` sets, worked out once: they depend on no request, so every answer
  * sets them from this list (request-frame.ts) instead of running helmet's chain of middleware.
@@ -42,6 +41,7 @@ export function securityHeaderList(): ReadonlyArray<readonly [string, string]> {
   return headers;
 }
 
+/** CORS for the configured origins only; preflight answers name what a client may send. */
 export function corsFor(origin: '*' | readonly string[]): RequestHandler {
   return cors({
     origin: origin === '*' ? '*' : [...origin],
