@@ -30,6 +30,11 @@ export class HandshakeHoldingProxy {
     this.armed = endSession;
   }
 
+  /** No connection's handshake is held (the armed one was not used). */
+  disarm(): void {
+    this.armed = null;
+  }
+
   async close(): Promise<void> {
     for (const socket of this.sockets) socket.destroy();
     await new Promise((resolve) => this.server.close(resolve));

@@ -27,6 +27,30 @@ export class PostgresSessions {
     return rows.filter((row) => row.ended).length;
   }
 
+  /**
+   * Ends the idle sessions on this database but `spare`; answers how many it ended. A session busy
+   * with a statement is left: ended there, its error goes to that statement, not to its pool.
+   */
+  async terminateIdle(spare: readonly number[] = []): Promise<number> {
+    const { rows } = await this.client.query<{ ended: boolean }>(
+      `SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity
+       WHERE datname = current_database() AND pid <> pg_backend_pid() AND NOT (pid = ANY($1::int[]))
+         AND state = 'idle'`,
+      [spare],
+    );
+    return rows.filter((row) => row.ended).length;
+  }
+
+  /** How many sessions on this database there are but this one and `spare`, in any state. */
+  async countOthers(spare: readonly number[] = []): Promise<number> {
+    const { rows } = await this.client.query<{ count: number }>(
+      `SELECT count(*)::int AS count FROM pg_stat_activity
+       WHERE datname = current_database() AND pid <> pg_backend_pid() AND NOT (pid = ANY($1::int[]))`,
+      [spare],
+    );
+    return rows[0]?.count ?? 0;
+  }
+
   /** The sessions on this database whose client named itself `applicationName`. */
   async pidsOf(applicationName: string): Promise<number[]> {
     const { rows } = await this.client.query<{ pid: number }>(
