@@ -18,7 +18,7 @@ import type { BenchDatabase } from './databases';
 import { timedWholeList } from './full-list';
 import { SERVICE_ENV } from './http-client';
 import { DIST, SERVICE } from './paths';
-import { startServer } from './processes';
+import { startService } from './processes';
 import { describeMachine, loadAverage } from './report';
 import { writeResultsFile } from './results-file';
 import { cleanups } from './run-main';
@@ -92,7 +92,7 @@ export async function runLatency(options: LatencyOptions): Promise<void> {
     close: async () => {},
   };
   const dataset = await seedAtSize(database, options.articles);
-  const service = await startServer('service', SERVICE, {
+  const service = await startService('service', SERVICE, {
     ...SERVICE_ENV,
     DATABASE_URL: counter.urlThrough(postgres.url),
   });

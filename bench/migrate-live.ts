@@ -7,7 +7,7 @@ import { withPostgresClient } from '../test/support/postgres-sql';
 import { openPostgres } from './databases';
 import { BENCH_TOKEN, SERVICE_ENV } from './http-client';
 import { DIST } from './paths';
-import { startServer } from './processes';
+import { startService } from './processes';
 import { cleanups } from './run-main';
 import { seedPostgres } from './seed-at-size';
 
@@ -72,7 +72,7 @@ export async function runMigrateLive(options: MigrateLiveOptions): Promise<void>
       `${((performance.now() - seedStarted) / 1000).toFixed(1)} s`,
   );
 
-  const service = await startServer('previous release', previous.main, {
+  const service = await startService('previous release', previous.main, {
     ...SERVICE_ENV,
     DATABASE_URL: database.url,
   });

@@ -14,7 +14,7 @@ import {
   SPREAD_SCENARIOS,
 } from './page-scenarios';
 import { SERVICE } from './paths';
-import { type ServerProcess, startServer, withPeakRss } from './processes';
+import { type ServerProcess, startService, withPeakRss } from './processes';
 import { describeMachine, loadAverage, median } from './report';
 import { writeResultsFile } from './results-file';
 import { cleanUp, cleanups } from './run-main';
@@ -116,7 +116,7 @@ async function storagePass(
     const database = await open();
     cleanups.push(() => database.close());
     const dataset = await seedAtSize(database, size);
-    const service = await startServer(`service ${size}`, SERVICE, { ...SERVICE_ENV, DATABASE_URL: database.url });
+    const service = await startService(`service ${size}`, SERVICE, { ...SERVICE_ENV, DATABASE_URL: database.url });
     cleanups.push(() => service.stop());
     console.log(
       `${storage}: ${size} articles (${dataset.visible} visible) seeded in ${dataset.seconds.toFixed(1)} s; service RSS ${mb(service.rssBytes())} MB`,
@@ -135,7 +135,7 @@ async function storagePass(
   // with this one (its pages after the service's large runs, its whole list read by turns), so
   // that both see the same machine.
   const compared = COMPARE
-    ? await startServer('service compared', COMPARE, { ...SERVICE_ENV, DATABASE_URL: large.database.url })
+    ? await startService('service compared', COMPARE, { ...SERVICE_ENV, DATABASE_URL: large.database.url })
     : null;
   if (compared) cleanups.push(() => compared.stop());
   for (let round = 1; round <= options.rounds; round++) {
@@ -208,7 +208,7 @@ async function spreadPass(
   for (const size of [SIZES.small, SIZES.large]) {
     const database = await open();
     cleanups.push(() => database.close());
-    const service = await startServer(`service ${size}`, SERVICE, { ...SERVICE_ENV, DATABASE_URL: database.url });
+    const service = await startService(`service ${size}`, SERVICE, { ...SERVICE_ENV, DATABASE_URL: database.url });
     cleanups.push(() => service.stop());
     const dataset = await seedThroughApi(service.url, size, (done) =>
       console.log(`${storage}: ${done} of ${size} articles created through the API; load average ${loadAverage()}`),

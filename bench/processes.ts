@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
+import { SERVICE_NODE_FLAGS } from '../src/process/node-flags';
 import { freePort } from '../test/support/free-port';
 
 /** A server under test, started as a process of its own and reached on 127.0.0.1. */
@@ -19,6 +20,16 @@ export interface ServerProcess {
 }
 
 const START_TIMEOUT_MS = 60_000;
+
+/** Starts a build of the service as `npm start` does: with the service's Node.js flags. */
+export function startService(
+  label: string,
+  script: string,
+  env: Record<string, string>,
+  nodeArgs: string[] = [],
+): Promise<ServerProcess> {
+  return startServer(label, script, env, [...SERVICE_NODE_FLAGS, ...nodeArgs]);
+}
 
 /**
  * Starts `node <script>` with PORT set to a free port and waits until it answers HTTP. Its

@@ -7,7 +7,7 @@ import { type PreparedDataset, prepareDataset } from './dataset';
 import { SERVICE_ENV } from './http-client';
 import { measure } from './measure';
 import { RESULTS, SERVICE } from './paths';
-import { type ServerProcess, startServer } from './processes';
+import { type ServerProcess, startService } from './processes';
 import { type CpuProfile, componentsOf } from './profile-components';
 import { summarizeProfile } from './profile-summary';
 import { type Scenario, selectScenarios } from './scenarios';
@@ -44,7 +44,7 @@ export async function profileScenario(options: ProfileOptions): Promise<void> {
     const { API_TOKEN: _token, ...withoutToken } = SERVICE_ENV;
     const env = { ...(key ? withoutToken : SERVICE_ENV), DATABASE_URL: database.url };
     // One process prepares the data; a second one, profiled, serves only the measured load.
-    const preparer = await startServer('service', SERVICE, env);
+    const preparer = await startService('service', SERVICE, env);
     // The preparer has migrated the schema: the key can be stored.
     if (key) await storeBenchKey(database.url);
     const dataset = await prepareDataset(preparer.url).finally(() => preparer.stop());
@@ -54,7 +54,7 @@ export async function profileScenario(options: ProfileOptions): Promise<void> {
       label,
       path.join(directory, 'service'),
       seconds,
-      (nodeArgs) => startServer('service', SERVICE, env, nodeArgs).then((server) => ({ server, scenario })),
+      (nodeArgs) => startService('service', SERVICE, env, nodeArgs).then((server) => ({ server, scenario })),
       dataset,
     );
     console.log(`${summarizeProfile(service.profile, 30)}\n\nprofile: ${keep(service.file, scenario.key, storage)}\n`);

@@ -8,7 +8,7 @@ import { measure, type RunSettings } from './measure';
 import type { BenchOptions } from './options';
 import { startOtlpSink } from './otlp-sink';
 import { SERVICE } from './paths';
-import { type ServerProcess, startServer, withPeakRss } from './processes';
+import { type ServerProcess, startServer, startService, withPeakRss } from './processes';
 import {
   describeMachine,
   EXPRESS_FLOOR,
@@ -81,17 +81,22 @@ async function postgresPass(options: BenchOptions, scenarios: Scenario[], settin
   const database = await open(openPostgres(postgres));
   console.log(`PostgreSQL pass on ${database.description}`);
   const { API_TOKEN: _token, ...withoutToken } = SERVICE_ENV;
-  const service = await start('service', SERVICE, {
-    ...(options.key ? withoutToken : SERVICE_ENV),
-    ...(await tracingEnv(options)),
-    DATABASE_URL: database.url,
-  });
+  const service = await start(
+    startService('service', SERVICE, {
+      ...(options.key ? withoutToken : SERVICE_ENV),
+      ...(await tracingEnv(options)),
+      DATABASE_URL: database.url,
+    }),
+  );
   // The service has migrated the schema: the key can be stored.
   if (options.key) await storeBenchKey(database.url);
   // The floors share the store and SQL of bench/baseline/; the service has migrated the schema.
   const floorEnv = { API_TOKEN: BENCH_TOKEN, DATABASE_URL: database.url, BASELINE_READS: options.baselineReads };
   const floors = options.baseline
-    ? [await start(EXPRESS_FLOOR, EXPRESS_FLOOR_MAIN, floorEnv), await start(RAW_FLOOR, RAW_FLOOR_MAIN, floorEnv)]
+    ? [
+        await start(startServer(EXPRESS_FLOOR, EXPRESS_FLOOR_MAIN, floorEnv)),
+        await start(startServer(RAW_FLOOR, RAW_FLOOR_MAIN, floorEnv)),
+      ]
     : [];
   const baseline = floors[1] ?? null;
   const stackFloor = options.stackFloor === null ? null : await startStackFloorOn(options.stackFloor, postgres);
@@ -108,11 +113,13 @@ async function postgresPass(options: BenchOptions, scenarios: Scenario[], settin
   }
   if (options.workers !== null) {
     const label = `service WORKERS=${options.workers}`;
-    const workers = await start(label, SERVICE, {
-      ...SERVICE_ENV,
-      DATABASE_URL: database.url,
-      WORKERS: String(options.workers),
-    });
+    const workers = await start(
+      startService(label, SERVICE, {
+        ...SERVICE_ENV,
+        DATABASE_URL: database.url,
+        WORKERS: String(options.workers),
+      }),
+    );
     servers.push(workers);
     const processes = workers.processCount();
     notes.push(
@@ -127,11 +134,13 @@ async function postgresPass(options: BenchOptions, scenarios: Scenario[], settin
   if (options.compare !== null) {
     const label = 'service compared';
     servers.push(
-      await start(label, path.resolve(options.compare), {
-        ...SERVICE_ENV,
-        DATABASE_URL: database.url,
-        ...options.compareEnv,
-      }),
+      await start(
+        startService(label, path.resolve(options.compare), {
+          ...SERVICE_ENV,
+          DATABASE_URL: database.url,
+          ...options.compareEnv,
+        }),
+      ),
     );
     const env = Object.entries(options.compareEnv).map(([name, value]) => ` ${name}=${value}`);
     notes.push(`${label}: ${options.compare}${env.join('')}`);
@@ -216,11 +225,13 @@ function sameRunRatios(pass: PassReport): string[] {
 async function sqlitePass(options: BenchOptions, scenarios: Scenario[], settings: RunSettings): Promise<PassReport> {
   const database = await open(openSqlite());
   console.log(`SQLite pass on ${database.description}`);
-  const service = await start('service', SERVICE, {
-    ...SERVICE_ENV,
-    ...(await tracingEnv(options)),
-    DATABASE_URL: database.url,
-  });
+  const service = await start(
+    startService('service', SERVICE, {
+      ...SERVICE_ENV,
+      ...(await tracingEnv(options)),
+      DATABASE_URL: database.url,
+    }),
+  );
   const dataset = await prepare(service.url, database);
   const pass = await runAlternating('SQLite', [service], scenarios, 1, dataset, database, settings);
   await cleanUp();
@@ -319,8 +330,9 @@ async function open(database: Promise<BenchDatabase>): Promise<BenchDatabase> {
   return opened;
 }
 
-async function start(label: string, script: string, env: Record<string, string>): Promise<ServerProcess> {
-  const server = await startServer(label, script, env);
+/** Stops the server at the end of the run. */
+async function start(starting: Promise<ServerProcess>): Promise<ServerProcess> {
+  const server = await starting;
   cleanups.push(() => server.stop());
   return server;
 }

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { SERVICE_NODE_FLAGS } from '../../src/process/node-flags';
 import type { TopologySettings } from './settings';
 import type { Component } from './state';
 
@@ -29,7 +30,7 @@ export function instanceEnv(settings: TopologySettings, databases: InstanceDatab
   };
 }
 
-/** One service process (`node dist/src/main.js`), stopped by SIGTERM: it drains, then exits. */
+/** One service process (`node <SERVICE_NODE_FLAGS> dist/src/main.js`, as `npm start`), stopped by SIGTERM: it drains, then exits. */
 export function instanceComponent(
   settings: TopologySettings,
   databases: InstanceDatabases,
@@ -43,7 +44,7 @@ export function instanceComponent(
     stopSignal: 'SIGTERM',
     launch: {
       command: process.execPath,
-      args: [path.join(settings.repoRoot, 'dist', 'src', 'main.js')],
+      args: [...SERVICE_NODE_FLAGS, path.join(settings.repoRoot, 'dist', 'src', 'main.js')],
       cwd: settings.repoRoot,
       env: { ...instanceEnv(settings, databases), PORT: String(port) },
       logFile: path.join(logDir, `instance-${number}.log`),
