@@ -14,7 +14,8 @@ export interface LoggerOptions {
 }
 
 /**
- * JSON lines on stdout, one per event; level from LOG_LEVEL. `pretty` (LOG_FORMAT) is for
+ * JSON lines on stdout, one per event, each written before the call returns (ADR 0049): none is
+ * lost when the process dies, and no buffer grows behind a slow reader; level from LOG_LEVEL. `pretty` (LOG_FORMAT) is for
  * a developer's terminal: pino-pretty in a worker thread, colours and readable times.
  */
 export function createLogger(
@@ -34,7 +35,8 @@ export function createLogger(
       ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l' } } }
       : {}),
   };
-  return destination ? pino(options, destination) : pino(options);
+  if (format === 'pretty') return destination ? pino(options, destination) : pino(options);
+  return pino(options, destination ?? pino.destination({ dest: 1, sync: true }));
 }
 
 const NO_FIELDS = {};
