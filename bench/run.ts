@@ -4,6 +4,7 @@ import { storeBenchKey } from './bench-key';
 import { type BenchDatabase, openPostgres, openPostgresServer, openSqlite } from './databases';
 import { DATASET, type PreparedDataset, prepareDataset } from './dataset';
 import { BENCH_TOKEN, SERVICE_ENV as DEFAULT_SERVICE_ENV } from './http-client';
+import { inTurn } from './in-turn';
 import { measure, type RunSettings } from './measure';
 import type { BenchOptions } from './options';
 import { startOtlpSink } from './otlp-sink';
@@ -264,7 +265,7 @@ async function runAlternating(
   };
   for (let round = 1; round <= rounds; round++) {
     for (const [index, scenario] of scenarios.entries()) {
-      for (const server of scenario.serviceOnly ? servers.slice(0, 1) : servers) {
+      for (const server of scenario.serviceOnly ? servers.slice(0, 1) : inTurn(servers, round)) {
         const onStackFloor = server === stackFloor?.server;
         // The stack floor has routes of its own: its requests for the scenario, or none (skipped).
         const requests = onStackFloor ? stackFloor.requestsFor(scenario.key) : null;
