@@ -14,8 +14,7 @@ export interface LoggerOptions {
 }
 
 /**
- * JSON lines on stdout, one per event, each written before the call returns (ADR 0049): none is
- * lost when the process dies, and no buffer grows behind a slow reader; level from LOG_LEVEL. `pretty` (LOG_FORMAT) is for
+ * JSON lines on stdout, one per event; level from LOG_LEVEL. `pretty` (LOG_FORMAT) is for
  * a developer's terminal: pino-pretty in a worker thread, colours and readable times.
  */
 export function createLogger(
@@ -35,8 +34,7 @@ export function createLogger(
       ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l' } } }
       : {}),
   };
-  if (format === 'pretty') return destination ? pino(options, destination) : pino(options);
-  return pino(options, destination ?? pino.destination({ dest: 1, sync: true }));
+  return destination ? pino(options, destination) : pino(options);
 }
 
 const NO_FIELDS = {};
