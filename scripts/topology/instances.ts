@@ -30,7 +30,10 @@ export function instanceEnv(settings: TopologySettings, databases: InstanceDatab
   };
 }
 
-/** One service process (`node <SERVICE_NODE_FLAGS> dist/src/main.js`, as `npm start`), stopped by SIGTERM: it drains, then exits. */
+/**
+ * One service process (`node <SERVICE_NODE_FLAGS> dist/src/main.js`, as `npm start` runs it),
+ * stopped by SIGTERM: it drains, then exits.
+ */
 export function instanceComponent(
   settings: TopologySettings,
   databases: InstanceDatabases,

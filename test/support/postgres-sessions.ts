@@ -1,6 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
 
+/** The sessions on this test database but the administrator's own and those in $1 (spared). */
+const OTHER_SESSIONS = 'datname = current_database() AND pid <> pg_backend_pid() AND NOT (pid = ANY($1::int[]))';
+
 /**
  * An administrator's session on one test database, to break the service's connections on
  * purpose: end every other session on the database, or find the session that a lock held
@@ -18,37 +21,33 @@ export class PostgresSessions {
   }
 
   /** Ends every session on this database but this one (and `spare`); answers how many it ended. */
-  async terminateAll(spare: readonly number[] = []): Promise<number> {
-    const { rows } = await this.client.query<{ ended: boolean }>(
-      `SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity
-       WHERE datname = current_database() AND pid <> pg_backend_pid() AND NOT (pid = ANY($1::int[]))`,
-      [spare],
-    );
-    return rows.filter((row) => row.ended).length;
+  terminateAll(spare: readonly number[] = []): Promise<number> {
+    return this.terminateOthers(spare, '');
   }
 
   /**
    * Ends the idle sessions on this database but `spare`; answers how many it ended. A session busy
    * with a statement is left: ended there, its error goes to that statement, not to its pool.
    */
-  async terminateIdle(spare: readonly number[] = []): Promise<number> {
-    const { rows } = await this.client.query<{ ended: boolean }>(
-      `SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity
-       WHERE datname = current_database() AND pid <> pg_backend_pid() AND NOT (pid = ANY($1::int[]))
-         AND state = 'idle'`,
-      [spare],
-    );
-    return rows.filter((row) => row.ended).length;
+  terminateIdle(spare: readonly number[] = []): Promise<number> {
+    return this.terminateOthers(spare, " AND state = 'idle'");
   }
 
   /** How many sessions on this database there are but this one and `spare`, in any state. */
   async countOthers(spare: readonly number[] = []): Promise<number> {
     const { rows } = await this.client.query<{ count: number }>(
-      `SELECT count(*)::int AS count FROM pg_stat_activity
-       WHERE datname = current_database() AND pid <> pg_backend_pid() AND NOT (pid = ANY($1::int[]))`,
+      `SELECT count(*)::int AS count FROM pg_stat_activity WHERE ${OTHER_SESSIONS}`,
       [spare],
     );
     return rows[0]?.count ?? 0;
+  }
+
+  private async terminateOthers(spare: readonly number[], condition: string): Promise<number> {
+    const { rows } = await this.client.query<{ ended: boolean }>(
+      `SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity WHERE ${OTHER_SESSIONS}${condition}`,
+      [spare],
+    );
+    return rows.filter((row) => row.ended).length;
   }
 
   /** The sessions on this database whose client named itself `applicationName`. */
