@@ -2,9 +2,9 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { buildContainer, closeContainer } from '../../src/composition/container';
 import { createApp } from '../../src/composition/create-app';
-import { StorageUnavailableError } from '../../src/domain';
+import { type Article, StorageUnavailableError } from '../../src/domain';
 import { loadConfig } from '../../src/infrastructure/config/config';
-import { PRIMARY_AGAIN_AFTER_MS } from '../../src/infrastructure/persistence/typeorm/article-repository/replica-routing';
+import { PRIMARY_AGAIN_AFTER_MS } from '../../src/infrastructure/persistence/typeorm/article-repository/read-attempts';
 import { TypeOrmArticleRepository } from '../../src/infrastructure/persistence/typeorm/article-repository/typeorm-article-repository';
 import { dataSourceOptions, openDataSource } from '../../src/infrastructure/persistence/typeorm/data-source';
 import { ReplicaReadPolicy } from '../../src/infrastructure/persistence/typeorm/replica-read-policy';
@@ -13,6 +13,7 @@ import { aNewArticle, READ_MOMENT } from '../support/builders';
 import { createPostgresFixture, type PostgresFixture } from '../support/postgres-fixture';
 import { PostgresStatementCounter } from '../support/postgres-statement-counter';
 import { SessionEndingProxy } from '../support/session-ending-proxy';
+import { SwitchableProxy } from '../support/switchable-proxy';
 
 /**
  * Read routing with TypeORM replication, on real PostgreSQL databases: a "replica" that is the
@@ -183,6 +184,40 @@ describe('PostgreSQL reads on replicas', () => {
       expect(await served(replicaReadPolicy)).toEqual({ primary: 1 });
     } finally {
       await (await back).stop();
+    }
+  });
+
+  it('asks the primary once more, after a pause, for a read and for the whole list, when the replica did not answer in time and then the primary refused', async () => {
+    const { hostname, port } = new URL(primary.url);
+    const target = { host: hostname, port: Number(port) };
+    const primaryProxy = primary.closeAtTeardown(await SwitchableProxy.start(target), (opened) => opened.stop());
+    const replica = primary.closeAtTeardown(await SwitchableProxy.start(target), (opened) => opened.stop());
+    // A failed replica is skipped for less than a read lasts here: the list starts on the replica too.
+    const { repository, replicaReadPolicy } = await repositoryWithReplica(
+      replica.urlThrough(primary.url),
+      new ReplicaReadPolicy({ maxLagMs: 1_000, recheckMs: 200 }),
+      primaryProxy.urlThrough(primary.url),
+    );
+    const created = await repository.create(aNewArticle().build());
+    // A switchover's second second (the roll-nodes test's one failed read): the replicas' port
+    // holds a new session without a word until the read's replica deadline, and the primary's
+    // entry then refuses a login once.
+    replica.silence();
+    primaryProxy.refuse(1);
+    try {
+      await expect(repository.findById(created.id)).resolves.toEqual(created);
+      expect(replica.attempts).toBeGreaterThan(0);
+      expect(await served(replicaReadPolicy)).toEqual({ primary: 1 });
+      // The whole list, before its first chunk, the same way.
+      expect(replicaReadPolicy.useReplica()).toBe(true);
+      primaryProxy.refuse(1);
+      const listed: Article[] = [];
+      for await (const chunk of repository.streamVisible({ moment: READ_MOMENT, afterId: created.id - 1 }))
+        listed.push(...chunk);
+      expect(listed).toEqual([created]);
+      expect(await served(replicaReadPolicy)).toEqual({ primary: 2 });
+    } finally {
+      replica.restore();
     }
   });
 

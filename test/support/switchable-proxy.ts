@@ -11,13 +11,16 @@ type Target = { host: string; port: number };
  * - `silence()`: the primary's host is gone without a word: open connections carry nothing any
  *   more, new ones are accepted and never answered (a blackholed address);
  * - `restore()`: back from silence, the held connections are closed (the host restarted) and
- *   new ones go to the target again.
+ *   new ones go to the target again;
+ * - `refuse(count)`: the open connections are shut, and the next `count` new ones closed as soon
+ *   as they come, as PgBouncer refuses a pool's clients for a while after one failed login.
  * It counts the attempts to reach the primary: each connection accepted, and each statement
  * the clients send on it (simple Query 'Q' and extended-protocol Execute 'E'), delivered or not.
  */
 export class SwitchableProxy extends LoopbackProxy {
   attempts = 0;
   private silent = false;
+  private refusing = 0;
 
   private constructor(
     server: net.Server,
@@ -48,6 +51,11 @@ export class SwitchableProxy extends LoopbackProxy {
     for (const socket of this.sockets) socket.destroy();
   }
 
+  refuse(count: number): void {
+    this.refusing = count;
+    for (const socket of this.sockets) socket.destroy();
+  }
+
   private track(socket: net.Socket): void {
     this.sockets.add(socket);
     socket.on('close', () => this.sockets.delete(socket));
@@ -57,6 +65,11 @@ export class SwitchableProxy extends LoopbackProxy {
   private accept(client: net.Socket): void {
     this.attempts++;
     this.track(client);
+    if (this.refusing > 0) {
+      this.refusing--;
+      client.destroy();
+      return;
+    }
     const upstream = this.silent ? null : net.connect(this.target.port, this.target.host);
     if (upstream) {
       this.track(upstream);

@@ -1,8 +1,9 @@
+import type { PoolClient } from 'pg';
 import type { QueryRunner } from 'typeorm';
 import { DomainError, StorageUnavailableError } from '../../../../domain';
 import { PgConnection } from '../sql-connection';
 import type { SqlStatement } from '../sql-statement';
-import { withinIdleDeadline } from '../storage-deadline';
+import { withinDeadline, withinIdleDeadline } from '../storage-deadline';
 
 /**
  * The one connection a PostgreSQL stream holds from its first statement to its last. Each
@@ -13,6 +14,7 @@ import { withinIdleDeadline } from '../storage-deadline';
  */
 export class CursorSession {
   private connection: PgConnection | undefined;
+  private connecting: Promise<PoolClient> | undefined;
   private failed = false;
 
   constructor(
@@ -22,9 +24,11 @@ export class CursorSession {
     private readonly commit: SqlStatement,
   ) {}
 
+  /** The connection, within the deadline too: a node that holds the login is left like a silent one. */
   async open(): Promise<void> {
+    this.connecting = this.runner.connect();
     try {
-      this.connection = new PgConnection(await this.runner.connect(), this.prepared);
+      this.connection = new PgConnection(await withinDeadline(this.connecting, this.deadlineMs), this.prepared);
     } catch (error) {
       throw new StorageUnavailableError({ cause: error });
     }
@@ -53,6 +57,13 @@ export class CursorSession {
   }
 
   async close(): Promise<void> {
+    // Still connecting past the deadline: the runner is released once the connection comes (a
+    // runner released before it has one would never give it back to the pool).
+    if (!this.connection && this.connecting) {
+      const release = () => this.runner.release();
+      void this.connecting.then(release, release);
+      return;
+    }
     if (this.connection && !this.failed) await this.query(this.commit, []).catch(() => {});
     if (this.failed) this.connection?.discard();
     await this.runner.release();

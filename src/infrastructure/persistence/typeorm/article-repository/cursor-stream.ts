@@ -1,6 +1,7 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { E_TIMEOUT, Semaphore, type SemaphoreInterface, withTimeout } from 'async-mutex';
 import { escapeLiteral } from 'pg';
-import type { DataSource, ReplicationMode } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { type ListVersion, STREAM_CHUNK_SIZE, type VersionObserver } from '../../../../application';
 import { type Article, StorageUnavailableError } from '../../../../domain';
 import type { ArticleStatements } from '../article-statements';
@@ -10,7 +11,7 @@ import type { SqlDialect } from '../sql-dialect';
 import { translateStorageError } from '../storage-errors';
 import { type StreamRow, type TermRow, termOf, type VersionRow } from './article-rows';
 import { CursorSession } from './cursor-session';
-import { LAST_REPLICA_TRY_WITHIN_MS, REPLICA_READ_DEADLINE_MS } from './replica-routing';
+import { type MissedAttempt, nextReadAttempt, type ReadAttempt, replicaChoice } from './read-attempts';
 import { articlesWithKnownTerms, type KnownTerms, type TermLookup } from './stream-terms';
 import { findTermsValues, NO_NAMES } from './term-resolution';
 import type { StreamQuery, StreamStrategy } from './visible-stream';
@@ -77,11 +78,10 @@ export class CursorStream implements StreamStrategy {
 
   /**
    * On a replica when reads go there (so that the whole list, like pages, is served while the
-   * primary is away); a replica that fails before the first chunk is skipped like for any read,
-   * and the list is read on the primary instead. When the primary fails before its first chunk
-   * too, soon enough, a replica gets a last try, as a get's read does (replica-routing.ts):
-   * during a switchover the replicas skipped after one failed read are often the only nodes
-   * that answer, while PgBouncer refuses every login to the primary's entry for a while.
+   * primary is away), tried node after node as any read is (read-attempts.ts) until one serves
+   * the first chunk: during a switchover the replicas skipped after one failed read are often
+   * the only nodes that answer, while PgBouncer refuses every login to the primary's entry for a
+   * while. A failure after the first chunk ends the list.
    */
   async *stream(
     query: StreamQuery,
@@ -89,20 +89,23 @@ export class CursorStream implements StreamStrategy {
     onVersion: VersionObserver,
   ): AsyncGenerator<Article[], ListVersion> {
     const replicas = this.options.replicaReadPolicy;
+    const choice = replicaChoice(replicas);
     const began = performance.now();
-    if (replicas?.useReplica()) {
-      const served = yield* this.beforeFirstChunkFails('slave', query, known, onVersion);
+    const missed: MissedAttempt[] = [];
+    let failure: StorageUnavailableError | undefined;
+    for (
+      let attempt = nextReadAttempt(missed, 0, choice);
+      attempt !== null;
+      attempt = nextReadAttempt(missed, performance.now() - began, choice)
+    ) {
+      if (attempt.afterMs > 0) await sleep(attempt.afterMs);
+      const served = yield* this.beforeFirstChunkFails(attempt, query, known, onVersion);
       if (served.failed === null) return served.version;
-      replicas.failed();
+      failure = served.failed;
+      missed.push({ node: attempt.node, why: 'failed' });
+      if (attempt.node === 'replica') replicas?.failed();
     }
-    const onPrimary = yield* this.beforeFirstChunkFails('master', query, known, onVersion);
-    if (onPrimary.failed === null) return onPrimary.version;
-    const timeLeft = performance.now() - began <= LAST_REPLICA_TRY_WITHIN_MS;
-    if (!replicas || !timeLeft) throw onPrimary.failed;
-    const lastTry = yield* this.beforeFirstChunkFails('slave', query, known, onVersion);
-    if (lastTry.failed === null) return lastTry.version;
-    replicas.failed();
-    throw onPrimary.failed;
+    throw failure ?? new StorageUnavailableError();
   }
 
   /**
@@ -111,7 +114,7 @@ export class CursorStream implements StreamStrategy {
    * or one after a chunk was handed on, is thrown.
    */
   private async *beforeFirstChunkFails(
-    mode: ReplicationMode,
+    attempt: ReadAttempt,
     query: StreamQuery,
     known: KnownTerms,
     onVersion: VersionObserver,
@@ -122,10 +125,10 @@ export class CursorStream implements StreamStrategy {
     let started = false;
     const onFirstChunk = () => {
       started = true;
-      this.options.replicaReadPolicy?.served(mode === 'slave' ? 'replica' : 'primary');
+      this.options.replicaReadPolicy?.served(attempt.node);
     };
     try {
-      return { version: yield* this.streamOn(mode, query, known, onVersion, onFirstChunk), failed: null };
+      return { version: yield* this.streamOn(attempt, query, known, onVersion, onFirstChunk), failed: null };
     } catch (error) {
       const translated = translateStorageError(error);
       if (started || !(translated instanceof StorageUnavailableError)) throw translated;
@@ -134,7 +137,7 @@ export class CursorStream implements StreamStrategy {
   }
 
   private async *streamOn(
-    mode: ReplicationMode,
+    attempt: ReadAttempt,
     query: StreamQuery,
     known: KnownTerms,
     onVersion: VersionObserver,
@@ -142,10 +145,9 @@ export class CursorStream implements StreamStrategy {
   ): AsyncGenerator<Article[], ListVersion> {
     const releaseSlot = await this.acquireSlot();
     const session = new CursorSession(
-      this.dataSource.createQueryRunner(mode),
+      this.dataSource.createQueryRunner(attempt.node === 'replica' ? 'slave' : 'master'),
       this.options.prepared,
-      // A replica that does not answer soon is left for the primary, as for any read.
-      mode === 'slave' ? REPLICA_READ_DEADLINE_MS : POSTGRES_LIMITS.callDeadlineMs,
+      attempt.deadlineMs,
       this.sql.commit,
     );
     const lookupTerms: TermLookup = (ids) => session.query<TermRow>(this.sql.findTerms, findTermsValues(ids, NO_NAMES));

@@ -1,0 +1,72 @@
+import { POSTGRES_LIMITS } from '../postgres-limits';
+import type { ReadNode, ReplicaReadPolicy } from '../replica-read-policy';
+
+/** A read on a replica gets this long, so that a primary read after it still answers within 3 s. */
+export const REPLICA_READ_DEADLINE_MS = 1_000;
+/**
+ * A read whose primary failed this soon gets a last try on a replica: with the replica's own
+ * deadline it still ends within the call deadline (2 s).
+ */
+const LAST_REPLICA_TRY_WITHIN_MS = POSTGRES_LIMITS.callDeadlineMs - REPLICA_READ_DEADLINE_MS;
+/**
+ * A read the primary failed, and no replica served, asks the primary once more after this pause:
+ * in a switchover every path can fail for an instant (PgBouncer refuses a pool's clients for its
+ * server_login_retry, 0.5 s in the topology, after one failed login), and a read is safe to repeat.
+ */
+export const PRIMARY_AGAIN_AFTER_MS = 600;
+/** The least time that last primary try gets: a healthy node answers a read in milliseconds. */
+const PRIMARY_AGAIN_AT_LEAST_MS = 400;
+/** However many nodes a read tries, it ends within this: the 3 s answer less the event loop's share. */
+const ANSWER_WITHIN_MS = 2_500;
+
+/** Whether a read may start on a replica: none configured, skipped a while (one failed), or in use. */
+export type ReplicaChoice = 'none' | 'skipped' | 'use';
+
+export function replicaChoice(policy: ReplicaReadPolicy | null): ReplicaChoice {
+  if (policy === null) return 'none';
+  return policy.useReplica() ? 'use' : 'skipped';
+}
+
+/**
+ * An attempt that did not serve the read: its node `failed` (refused, shut, past its deadline),
+ * or a replica was `behind` (lagged past the limit, or lacked a row just written), which another
+ * replica try would not mend.
+ */
+export interface MissedAttempt {
+  node: ReadNode;
+  why: 'failed' | 'behind';
+}
+
+/** Where a read goes next: after a pause, with a deadline of its own. */
+export interface ReadAttempt {
+  node: ReadNode;
+  afterMs: number;
+  deadlineMs: number;
+}
+
+/**
+ * The one place that decides where a read goes, for single reads and the whole list alike: a
+ * replica first when one may serve, else the primary; the primary after a replica misses; after
+ * the primary fails, soon enough, a last replica try (during a switchover or failover the replicas
+ * skipped after one failed read are often the only nodes that answer); then the primary once
+ * more after a pause, if it still fits. Null: the read is answered with its last failure.
+ */
+export function nextReadAttempt(
+  missed: readonly MissedAttempt[],
+  elapsedMs: number,
+  replicas: ReplicaChoice,
+): ReadAttempt | null {
+  const primaryMisses = missed.filter((attempt) => attempt.node === 'primary').length;
+  const replicaMisses = missed.length - primaryMisses;
+  if (missed.length === 0 && replicas === 'use') return onReplica();
+  if (primaryMisses === 0) return { node: 'primary', afterMs: 0, deadlineMs: POSTGRES_LIMITS.callDeadlineMs };
+  if (replicas === 'none' || primaryMisses > 1) return null;
+  const replicaMayServe = replicaMisses < 2 && !missed.some((attempt) => attempt.why === 'behind');
+  if (replicaMayServe && missed.at(-1)?.node === 'primary' && elapsedMs <= LAST_REPLICA_TRY_WITHIN_MS)
+    return onReplica();
+  const deadlineMs = ANSWER_WITHIN_MS - elapsedMs - PRIMARY_AGAIN_AFTER_MS;
+  if (deadlineMs < PRIMARY_AGAIN_AT_LEAST_MS) return null;
+  return { node: 'primary', afterMs: PRIMARY_AGAIN_AFTER_MS, deadlineMs };
+}
+
+const onReplica = (): ReadAttempt => ({ node: 'replica', afterMs: 0, deadlineMs: REPLICA_READ_DEADLINE_MS });
