@@ -1,4 +1,4 @@
-import { type Express, Router } from 'express';
+import type { Express, RequestHandler, Router } from 'express';
 
 /**
  * Paths match exactly as documented: `/Article` and `/article/` are not `/article`, they are
@@ -15,12 +15,15 @@ export function matchPathsExactly(app: Express): void {
 
 /**
  * Hands `router` only the requests whose path `accepts` takes; the others go on to the rest of
- * the app. For a router built elsewhere with Express's loose matching. A router itself, so that
- * the routes inside stay visible to whoever walks the app's stack (the OpenAPI test does).
+ * the app without entering it (a nested router walks its layers again for every request). For a
+ * router built elsewhere with Express's loose matching. Its layers stay visible as `stack` to
+ * whoever walks the app's stack (the OpenAPI test does).
  */
-export function onlyForPaths(accepts: (path: string) => boolean, router: Router): Router {
-  const guarded = Router();
-  guarded.use((request, _response, next) => (accepts(request.path) ? next() : next('router')));
-  guarded.use(router);
-  return guarded;
+export function onlyForPaths(
+  accepts: (path: string) => boolean,
+  router: Router,
+): RequestHandler & Pick<Router, 'stack'> {
+  const guarded: RequestHandler = (request, response, next) =>
+    accepts(request.path) ? router(request, response, next) : next();
+  return Object.assign(guarded, { stack: router.stack });
 }

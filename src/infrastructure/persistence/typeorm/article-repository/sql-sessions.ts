@@ -1,5 +1,5 @@
 import type { Tracer } from '@opentelemetry/api';
-import type { DataSource, QueryRunner, ReplicationMode } from 'typeorm';
+import type { DataSource, QueryRunner } from 'typeorm';
 import { DomainError, StorageUnavailableError } from '../../../../domain';
 import { POSTGRES_LIMITS } from '../postgres-limits';
 import { type PrimaryWriteGate, primaryStateAfter } from '../primary-write-gate';
@@ -59,7 +59,7 @@ export class SqlSessions {
     if (target.mode === 'master' && target.use === 'write') writeGate?.admitWrite();
     try {
       const result = await this.opening.schedule(
-        () => this.onConnection(target.mode, work),
+        () => this.onConnection(target, work),
         deadlineMs,
         () => writeGate?.suspect(),
       );
@@ -72,13 +72,14 @@ export class SqlSessions {
     }
   }
 
-  private async onConnection<T>(mode: ReplicationMode, work: (connection: SqlConnection) => Promise<T>) {
-    const runner = this.dataSource.createQueryRunner(mode);
+  private async onConnection<T>(target: SessionTarget, work: (connection: SqlConnection) => Promise<T>) {
+    const runner = this.dataSource.createQueryRunner(target.mode);
     let commit: SyncCommitWatch | null = null;
     try {
       const native = await connectOrFail(runner);
       const connection = this.traced(this.opening.connectionOf(native));
-      commit = this.opening.watchCommit(native);
+      // Only a write has a commit to watch: a read acknowledges nothing.
+      if (target.mode === 'master' && target.use === 'write') commit = this.opening.watchCommit(native);
       return await workOn(runner, connection, commit, work);
     } finally {
       commit?.stop();
