@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { E_TIMEOUT, Semaphore, type SemaphoreInterface, withTimeout } from 'async-mutex';
 import { escapeLiteral } from 'pg';
 import type { DataSource } from 'typeorm';
@@ -11,7 +10,7 @@ import type { SqlDialect } from '../sql-dialect';
 import { translateStorageError } from '../storage-errors';
 import { type StreamRow, type TermRow, termOf, type VersionRow } from './article-rows';
 import { CursorSession } from './cursor-session';
-import { type MissedAttempt, nextReadAttempt, type ReadAttempt, replicaChoice } from './read-attempts';
+import { type ReadAttempt, ReadAttempts } from './read-attempts';
 import { articlesWithKnownTerms, type KnownTerms, type TermLookup } from './stream-terms';
 import { findTermsValues, NO_NAMES } from './term-resolution';
 import type { StreamQuery, StreamStrategy } from './visible-stream';
@@ -88,22 +87,13 @@ export class CursorStream implements StreamStrategy {
     known: KnownTerms,
     onVersion: VersionObserver,
   ): AsyncGenerator<Article[], ListVersion> {
-    const replicas = this.options.replicaReadPolicy;
-    const choice = replicaChoice(replicas);
-    const began = performance.now();
-    const missed: MissedAttempt[] = [];
+    const attempts = new ReadAttempts(this.options.replicaReadPolicy);
     let failure: StorageUnavailableError | undefined;
-    for (
-      let attempt = nextReadAttempt(missed, 0, choice);
-      attempt !== null;
-      attempt = nextReadAttempt(missed, performance.now() - began, choice)
-    ) {
-      if (attempt.afterMs > 0) await sleep(attempt.afterMs);
+    for (let attempt = await attempts.next(); attempt !== null; attempt = await attempts.next()) {
       const served = yield* this.beforeFirstChunkFails(attempt, query, known, onVersion);
       if (served.failed === null) return served.version;
       failure = served.failed;
-      missed.push({ node: attempt.node, why: 'failed' });
-      if (attempt.node === 'replica') replicas?.failed();
+      attempts.missedOn(attempt.node, 'failed');
     }
     throw failure ?? new StorageUnavailableError();
   }

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { POSTGRES_LIMITS } from '../postgres-limits';
 import type { ReadNode, ReplicaReadPolicy } from '../replica-read-policy';
 
@@ -22,7 +23,7 @@ const ANSWER_WITHIN_MS = 2_500;
 /** Whether a read may start on a replica: none configured, skipped a while (one failed), or in use. */
 export type ReplicaChoice = 'none' | 'skipped' | 'use';
 
-export function replicaChoice(policy: ReplicaReadPolicy | null): ReplicaChoice {
+function replicaChoice(policy: ReplicaReadPolicy | null): ReplicaChoice {
   if (policy === null) return 'none';
   return policy.useReplica() ? 'use' : 'skipped';
 }
@@ -56,10 +57,11 @@ export function nextReadAttempt(
   elapsedMs: number,
   replicas: ReplicaChoice,
 ): ReadAttempt | null {
+  // Every read asks this first: answered without counting anything.
+  if (missed.length === 0) return replicas === 'use' ? onReplica() : PRIMARY_NOW;
   const primaryMisses = missed.filter((attempt) => attempt.node === 'primary').length;
   const replicaMisses = missed.length - primaryMisses;
-  if (missed.length === 0 && replicas === 'use') return onReplica();
-  if (primaryMisses === 0) return { node: 'primary', afterMs: 0, deadlineMs: POSTGRES_LIMITS.callDeadlineMs };
+  if (primaryMisses === 0) return PRIMARY_NOW;
   if (replicas === 'none' || primaryMisses > 1) return null;
   const replicaMayServe = replicaMisses < 2 && !missed.some((attempt) => attempt.why === 'behind');
   if (replicaMayServe && missed.at(-1)?.node === 'primary' && elapsedMs <= LAST_REPLICA_TRY_WITHIN_MS)
@@ -70,3 +72,31 @@ export function nextReadAttempt(
 }
 
 const onReplica = (): ReadAttempt => ({ node: 'replica', afterMs: 0, deadlineMs: REPLICA_READ_DEADLINE_MS });
+const PRIMARY_NOW: ReadAttempt = { node: 'primary', afterMs: 0, deadlineMs: POSTGRES_LIMITS.callDeadlineMs };
+
+/**
+ * One read's attempts, as the adapters run them: the next one after its pause, and each miss
+ * recorded (a replica that failed has the replicas skipped a while). Single reads
+ * (replica-routing.ts) and the whole list (cursor-stream.ts) share it.
+ */
+export class ReadAttempts {
+  private readonly began = performance.now();
+  private readonly missed: MissedAttempt[] = [];
+  private readonly replicas: ReplicaChoice;
+
+  constructor(private readonly policy: ReplicaReadPolicy | null) {
+    this.replicas = replicaChoice(policy);
+  }
+
+  /** The next attempt, once its pause is over; null when none is left. */
+  async next(): Promise<ReadAttempt | null> {
+    const attempt = nextReadAttempt(this.missed, performance.now() - this.began, this.replicas);
+    if (attempt !== null && attempt.afterMs > 0) await sleep(attempt.afterMs);
+    return attempt;
+  }
+
+  missedOn(node: ReadNode, why: MissedAttempt['why']): void {
+    this.missed.push({ node, why });
+    if (node === 'replica' && why === 'failed') this.policy?.failed();
+  }
+}

@@ -1,8 +1,7 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { StorageUnavailableError } from '../../../../domain';
 import { REPLICA_LAG_STATEMENT, type ReadNode, type ReplicaReadPolicy } from '../replica-read-policy';
 import type { SqlConnection } from '../sql-connection';
-import { type MissedAttempt, nextReadAttempt, type ReadAttempt, replicaChoice } from './read-attempts';
+import { type ReadAttempt, ReadAttempts } from './read-attempts';
 import { PRIMARY_READ, REPLICA_READ, type SqlSessions } from './sql-sessions';
 
 /** A replica's lag was measured past the limit: the read goes to the primary instead. */
@@ -31,7 +30,7 @@ export class ReplicaRouting {
 
   /** The read on the first node that serves it, tried in read-attempts.ts's order. */
   readWithNode<T>(work: (connection: SqlConnection) => Promise<T>): Promise<RoutedRead<T>> {
-    return this.route(work, performance.now(), []);
+    return this.route(work, new ReadAttempts(this.replicas));
   }
 
   /**
@@ -40,38 +39,30 @@ export class ReplicaRouting {
    * then makes it a 503, never a wrong null.
    */
   async readYourWrites<T>(work: (connection: SqlConnection) => Promise<T | null>): Promise<T | null> {
-    const began = performance.now();
-    const missed: MissedAttempt[] = [];
-    const first = await this.route(work, began, missed);
+    const attempts = new ReadAttempts(this.replicas);
+    const first = await this.route(work, attempts);
     if (first.value !== null || first.node === 'primary') return first.value;
-    missed.push({ node: 'replica', why: 'behind' });
-    return (await this.route(work, began, missed)).value;
+    attempts.missedOn('replica', 'behind');
+    return (await this.route(work, attempts)).value;
   }
 
-  /** Tries the nodes in turn from what `missed` already holds (and adds to it); the last failure when none served. */
+  /** Tries the nodes `attempts` names in turn; the last failure when none served. */
   private async route<T>(
     work: (connection: SqlConnection) => Promise<T>,
-    began: number,
-    missed: MissedAttempt[],
+    attempts: ReadAttempts,
   ): Promise<RoutedRead<T>> {
-    const replicas = replicaChoice(this.replicas);
     let failure: unknown;
-    for (
-      let attempt = nextReadAttempt(missed, performance.now() - began, replicas);
-      attempt !== null;
-      attempt = nextReadAttempt(missed, performance.now() - began, replicas)
-    ) {
-      if (attempt.afterMs > 0) await sleep(attempt.afterMs);
+    for (let attempt = await attempts.next(); attempt !== null; attempt = await attempts.next()) {
       try {
         const value = await this.readOn(attempt, work);
         this.replicas?.served(attempt.node);
         return { value, node: attempt.node };
       } catch (error) {
-        if (!(error instanceof StorageUnavailableError || error instanceof ReplicaTooFarBehind)) throw error;
-        const why = error instanceof ReplicaTooFarBehind ? 'behind' : 'failed';
-        missed.push({ node: attempt.node, why });
-        if (attempt.node === 'replica' && why === 'failed') this.replicas?.failed();
-        if (why === 'failed') failure = error;
+        if (error instanceof ReplicaTooFarBehind) attempts.missedOn(attempt.node, 'behind');
+        else if (error instanceof StorageUnavailableError) {
+          attempts.missedOn(attempt.node, 'failed');
+          failure = error;
+        } else throw error;
       }
     }
     // No attempt was left for the primary (a replica's late null): a 503, never a wrong null.

@@ -14,6 +14,7 @@ export type SessionTarget = { mode: 'slave' } | { mode: 'master'; use: 'write' |
 export const WRITE: SessionTarget = { mode: 'master', use: 'write' };
 export const PRIMARY_READ: SessionTarget = { mode: 'master', use: 'read' };
 export const REPLICA_READ: SessionTarget = { mode: 'slave' };
+const isWrite = (target: SessionTarget) => target.mode === 'master' && target.use === 'write';
 
 /** No connection could be had from the pool (refused, timed out, refused at login). */
 export class NoConnection extends StorageUnavailableError {}
@@ -56,7 +57,7 @@ export class SqlSessions {
     // After shutdown (or before the database was first reached) there is no connection: retry later.
     if (!this.dataSource.isInitialized) throw new StorageUnavailableError();
     const writeGate = target.mode === 'master' ? this.writeGate : null;
-    if (target.mode === 'master' && target.use === 'write') writeGate?.admitWrite();
+    if (isWrite(target)) writeGate?.admitWrite();
     try {
       const result = await this.opening.schedule(
         () => this.onConnection(target, work),
@@ -79,7 +80,7 @@ export class SqlSessions {
       const native = await connectOrFail(runner);
       const connection = this.traced(this.opening.connectionOf(native));
       // Only a write has a commit to watch: a read acknowledges nothing.
-      if (target.mode === 'master' && target.use === 'write') commit = this.opening.watchCommit(native);
+      if (isWrite(target)) commit = this.opening.watchCommit(native);
       return await workOn(runner, connection, commit, work);
     } finally {
       commit?.stop();
