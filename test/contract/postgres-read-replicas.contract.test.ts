@@ -221,6 +221,25 @@ describe('PostgreSQL reads on replicas', () => {
     }
   });
 
+  it('asks the primary again after each pause while the read has time, when its entry refuses login after login', async () => {
+    const { hostname, port } = new URL(primary.url);
+    const target = { host: hostname, port: Number(port) };
+    const primaryProxy = primary.closeAtTeardown(await SwitchableProxy.start(target), (opened) => opened.stop());
+    const replica = primary.closeAtTeardown(await SwitchableProxy.start(target), (opened) => opened.stop());
+    const { repository, replicaReadPolicy } = await repositoryWithReplica(
+      replica.urlThrough(primary.url),
+      new ReplicaReadPolicy({ maxLagMs: 1_000 }),
+      primaryProxy.urlThrough(primary.url),
+    );
+    const created = await repository.create(aNewArticle().build());
+    // PgBouncer after a switchover (a roll-nodes run): every login to the replicas' entry is
+    // refused, and the primary's entry refuses three logins in a row (its retries failing again).
+    replica.refuse(Number.MAX_SAFE_INTEGER);
+    primaryProxy.refuse(3);
+    await expect(repository.findById(created.id)).resolves.toEqual(created);
+    expect(await served(replicaReadPolicy)).toEqual({ primary: 1 });
+  });
+
   it('is ready for reads, as a read is served, when a replica session is shut as the primary fails', async () => {
     const { hostname, port } = new URL(primary.url);
     const target = { host: hostname, port: Number(port) };

@@ -50,7 +50,19 @@ describe('where a read goes next', () => {
     expect(nextReadAttempt(missed, 20, 'use')).toMatchObject({ node: 'primary', afterMs: PRIMARY_AGAIN_AFTER_MS });
   });
 
-  it('gives up after the primary failed twice, or when no useful time is left', () => {
+  it('asks the primary again after each failure while it fits, with no more replica tries (PgBouncer refusing for seconds)', () => {
+    const twice = [failed('replica'), failed('primary'), failed('replica'), failed('primary')];
+    expect(nextReadAttempt(twice, 1_250, 'use')).toEqual({
+      node: 'primary',
+      afterMs: PRIMARY_AGAIN_AFTER_MS,
+      deadlineMs: 2_500 - 1_250 - PRIMARY_AGAIN_AFTER_MS,
+    });
+    expect(nextReadAttempt([failed('primary'), failed('replica'), failed('primary')], 700, 'skipped')).toMatchObject({
+      node: 'primary',
+    });
+  });
+
+  it('gives up when no useful time is left', () => {
     const twice = [failed('replica'), failed('primary'), failed('replica'), failed('primary')];
     expect(nextReadAttempt(twice, 1_700, 'use')).toBeNull();
     expect(nextReadAttempt([failed('replica'), failed('primary')], 1_600, 'use')).toBeNull();
@@ -70,7 +82,7 @@ describe('where a read goes next', () => {
         reads++;
         return;
       }
-      expect(missed.length).toBeLessThan(4);
+      expect(missed.length).toBeLessThan(8);
       for (const share of shares)
         walk([...missed, failed(attempt.node)], elapsedMs + attempt.afterMs + share * attempt.deadlineMs);
     };

@@ -10,12 +10,13 @@ export const REPLICA_READ_DEADLINE_MS = 1_000;
  */
 const LAST_REPLICA_TRY_WITHIN_MS = POSTGRES_LIMITS.callDeadlineMs - REPLICA_READ_DEADLINE_MS;
 /**
- * A read the primary failed, and no replica served, asks the primary once more after this pause:
+ * A read the primary failed, and no replica served, asks the primary again after this pause (and
+ * after each failure again, while the read still fits in ANSWER_WITHIN_MS):
  * in a switchover every path can fail for an instant (PgBouncer refuses a pool's clients for its
  * server_login_retry, 0.5 s in the topology, after one failed login), and a read is safe to repeat.
  */
 export const PRIMARY_AGAIN_AFTER_MS = 600;
-/** The least time that last primary try gets: a healthy node answers a read in milliseconds. */
+/** The least time a primary try after a pause gets: a healthy node answers a read in milliseconds. */
 const PRIMARY_AGAIN_AT_LEAST_MS = 400;
 /** However many nodes a read tries, it ends within this: the 3 s answer less the event loop's share. */
 const ANSWER_WITHIN_MS = 2_500;
@@ -49,8 +50,8 @@ export interface ReadAttempt {
  * The one place that decides where a read goes, for single reads and the whole list alike: a
  * replica first when one may serve, else the primary; the primary after a replica misses; after
  * the primary fails, soon enough, a last replica try (during a switchover or failover the replicas
- * skipped after one failed read are often the only nodes that answer); then the primary once
- * more after a pause, if it still fits. Null: the read is answered with its last failure.
+ * skipped after one failed read are often the only nodes that answer); then the primary again
+ * after a pause, as long as it fits. Null: the read is answered with its last failure.
  */
 export function nextReadAttempt(
   missed: readonly MissedAttempt[],
@@ -62,10 +63,17 @@ export function nextReadAttempt(
   const primaryMisses = missed.filter((attempt) => attempt.node === 'primary').length;
   const replicaMisses = missed.length - primaryMisses;
   if (primaryMisses === 0) return PRIMARY_NOW;
-  if (replicas === 'none' || primaryMisses > 1) return null;
+  if (replicas === 'none') return null;
   const replicaMayServe = replicaMisses < 2 && !missed.some((attempt) => attempt.why === 'behind');
-  if (replicaMayServe && missed.at(-1)?.node === 'primary' && elapsedMs <= LAST_REPLICA_TRY_WITHIN_MS)
+  if (
+    replicaMayServe &&
+    primaryMisses === 1 &&
+    missed.at(-1)?.node === 'primary' &&
+    elapsedMs <= LAST_REPLICA_TRY_WITHIN_MS
+  )
     return onReplica();
+  // Again and again while it fits: PgBouncer's login retry can refuse the primary's entry for
+  // seconds in a switchover (2.9 s in one roll-nodes run), each retry failing again.
   const deadlineMs = ANSWER_WITHIN_MS - elapsedMs - PRIMARY_AGAIN_AFTER_MS;
   if (deadlineMs < PRIMARY_AGAIN_AT_LEAST_MS) return null;
   return { node: 'primary', afterMs: PRIMARY_AGAIN_AFTER_MS, deadlineMs };
