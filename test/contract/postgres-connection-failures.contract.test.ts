@@ -1,5 +1,8 @@
+import { StorageUnavailableError } from '../../src/domain';
 import { dataSourceOptions, openDataSource } from '../../src/infrastructure/persistence/typeorm/data-source';
+import { translateStorageError } from '../../src/infrastructure/persistence/typeorm/storage-errors';
 import { sql } from '../support/postgres-sql';
+import { RowCuttingProxy } from '../support/row-cutting-proxy';
 import { createPostgresDatabase } from '../support/test-databases';
 
 /**
@@ -37,6 +40,41 @@ describe('idle PostgreSQL connections that the server ends', () => {
       await expect(dataSource.query('SELECT 1 AS one')).resolves.toEqual([{ one: 1 }]);
     } finally {
       await dataSource.destroy();
+      await database.drop();
+    }
+  });
+});
+
+/**
+ * PgBouncer, when its server connection dies while a row is passing through, has forwarded part
+ * of the row and writes its own FATAL error into the rest. node-postgres's parser reads the
+ * error's bytes as the row's field lengths and throws inside the socket's 'data' event: before
+ * the guard, that ended the process (an instance lost in a roll-nodes run). The proxy makes that
+ * moment happen on purpose.
+ */
+describe("a row cut by PgBouncer's own error", () => {
+  it('fails its statement as storage unavailable, and the next statement runs on a new connection', async () => {
+    const database = await createPostgresDatabase();
+    const url = new URL(database.url);
+    const proxy = await RowCuttingProxy.start({ host: url.hostname, port: Number(url.port) });
+    const dataSource = await openDataSource({ kind: 'postgres', url: proxy.urlThrough(database.url) });
+    try {
+      const row = `SELECT 'first' AS a, 'x' AS b, 'y' AS c`;
+      await expect(dataSource.query(row)).resolves.toEqual([{ a: 'first', b: 'x', c: 'y' }]);
+
+      proxy.cutNextRow();
+      const failure = await dataSource.query(row).then(
+        () => null,
+        (error: unknown) => error,
+      );
+      expect(proxy.rowsCut).toBe(1);
+      expect(failure).toMatchObject({ code: '08P01' });
+      expect(translateStorageError(failure)).toBeInstanceOf(StorageUnavailableError);
+
+      await expect(dataSource.query(row)).resolves.toEqual([{ a: 'first', b: 'x', c: 'y' }]);
+    } finally {
+      await dataSource.destroy();
+      await proxy.stop();
       await database.drop();
     }
   });

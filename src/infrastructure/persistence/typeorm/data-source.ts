@@ -1,13 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { ClientBase } from 'pg';
+import type { Client } from 'pg';
 import { DataSource, type DataSourceOptions, MigrationExecutor } from 'typeorm';
 import type { PostgresDatabaseConfig, SqlDatabaseConfig } from '../../config/config';
 import { buildEntitySchemas } from './entities';
 import { MIGRATIONS } from './migrations';
 import { POSTGRES_LIMITS } from './postgres-limits';
 import { type SqliteDatabase, sqliteDriver } from './sqlite-driver';
+import { endConnectionOnUnreadableMessage } from './unreadable-message-guard';
 
 /** Whether TypeORM sends 'slave' runners to read replicas (PostgreSQL with DATABASE_READ_URLS). */
 export function readsFromReplicas(options: DataSourceOptions): boolean {
@@ -38,9 +39,11 @@ const warnIdleConnectionLost = (error: Error) =>
  * So every client gets a listener of its own for its whole life, and the hook lets one turn of
  * the event loop pass before the client is handed over: a connection that failed in that turn
  * is refused, which the pool answers by closing it and failing the checkout with the server's
- * error (57P01 and the like: a 503), instead of handing out a dead client.
+ * error (57P01 and the like: a 503), instead of handing out a dead client. From then on a
+ * message its parser cannot read ends the connection, not the process (unreadable-message-guard.ts).
  */
-function guardNewConnection(client: ClientBase): Promise<void> {
+function guardNewConnection(client: Client): Promise<void> {
+  endConnectionOnUnreadableMessage(client.connection.stream);
   let failure: Error | undefined;
   // Later errors are handled by whoever holds the client (the pool, a query runner); this only
   // keeps an error in a gap between them from being unheard.
