@@ -9,7 +9,10 @@ export class UnreadableServerMessageError extends Error {
   readonly code = '08P01';
 
   constructor(cause: unknown) {
-    super(`a message from the database server could not be read; the connection is closed`, { cause });
+    // The parser's own words go into the message: a 503's log line shows its cause's message.
+    super(`a message from the database server could not be read (${String(cause)}); the connection is closed`, {
+      cause,
+    });
     this.name = 'UnreadableServerMessageError';
   }
 }
