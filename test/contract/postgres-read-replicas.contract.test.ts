@@ -70,6 +70,20 @@ describe('PostgreSQL reads on replicas', () => {
     return { repository: new TypeOrmArticleRepository(dataSource, { replicaReadPolicy }), replicaReadPolicy };
   }
 
+  /** A replica and the primary each behind a switchable proxy, as PgBouncer's two entries, and a repository on them. */
+  async function repositoryBehindSwitchableEntries(replicaReadPolicy: ReplicaReadPolicy) {
+    const { hostname, port } = new URL(primary.url);
+    const target = { host: hostname, port: Number(port) };
+    const primaryProxy = primary.closeAtTeardown(await SwitchableProxy.start(target), (opened) => opened.stop());
+    const replica = primary.closeAtTeardown(await SwitchableProxy.start(target), (opened) => opened.stop());
+    const { repository } = await repositoryWithReplica(
+      replica.urlThrough(primary.url),
+      replicaReadPolicy,
+      primaryProxy.urlThrough(primary.url),
+    );
+    return { repository, replica, primaryProxy };
+  }
+
   const served = async (replicaReadPolicy: ReplicaReadPolicy) =>
     Object.fromEntries(
       ((await replicaReadPolicy.registry.getSingleMetric('db_reads_total')?.get())?.values ?? []).map((value) => [
@@ -188,16 +202,9 @@ describe('PostgreSQL reads on replicas', () => {
   });
 
   it('asks the primary once more, after a pause, for a read and for the whole list, when the replica did not answer in time and then the primary refused', async () => {
-    const { hostname, port } = new URL(primary.url);
-    const target = { host: hostname, port: Number(port) };
-    const primaryProxy = primary.closeAtTeardown(await SwitchableProxy.start(target), (opened) => opened.stop());
-    const replica = primary.closeAtTeardown(await SwitchableProxy.start(target), (opened) => opened.stop());
     // A failed replica is skipped for less than a read lasts here: the list starts on the replica too.
-    const { repository, replicaReadPolicy } = await repositoryWithReplica(
-      replica.urlThrough(primary.url),
-      new ReplicaReadPolicy({ maxLagMs: 1_000, recheckMs: 200 }),
-      primaryProxy.urlThrough(primary.url),
-    );
+    const replicaReadPolicy = new ReplicaReadPolicy({ maxLagMs: 1_000, recheckMs: 200 });
+    const { repository, replica, primaryProxy } = await repositoryBehindSwitchableEntries(replicaReadPolicy);
     const created = await repository.create(aNewArticle().build());
     // A switchover's second second (the roll-nodes test's one failed read): the replicas' port
     // holds a new session without a word until the read's replica deadline, and the primary's
@@ -222,15 +229,8 @@ describe('PostgreSQL reads on replicas', () => {
   });
 
   it('asks the primary again after each pause while the read has time, when its entry refuses login after login', async () => {
-    const { hostname, port } = new URL(primary.url);
-    const target = { host: hostname, port: Number(port) };
-    const primaryProxy = primary.closeAtTeardown(await SwitchableProxy.start(target), (opened) => opened.stop());
-    const replica = primary.closeAtTeardown(await SwitchableProxy.start(target), (opened) => opened.stop());
-    const { repository, replicaReadPolicy } = await repositoryWithReplica(
-      replica.urlThrough(primary.url),
-      new ReplicaReadPolicy({ maxLagMs: 1_000 }),
-      primaryProxy.urlThrough(primary.url),
-    );
+    const replicaReadPolicy = new ReplicaReadPolicy({ maxLagMs: 1_000 });
+    const { repository, replica, primaryProxy } = await repositoryBehindSwitchableEntries(replicaReadPolicy);
     const created = await repository.create(aNewArticle().build());
     // PgBouncer after a switchover (a roll-nodes run): every login to the replicas' entry is
     // refused, and the primary's entry refuses three logins in a row (its retries failing again).

@@ -55,18 +55,31 @@ export const isStatementMessage = (type: number): boolean => type === 0x51 || ty
  * type, int32 length, body.
  */
 export function frontendMessages(onMessage: (type: number) => void): (chunk: Buffer) => void {
+  return wholeMessages((message) => onMessage(message[0] as number), { untypedFirst: true });
+}
+
+/** Splits what a PostgreSQL server sends into whole messages (type byte, int32 length, body). */
+export function backendMessages(onMessage: (message: Buffer) => void): (chunk: Buffer) => void {
+  return wholeMessages(onMessage, { untypedFirst: false });
+}
+
+/** Whole protocol messages across chunks; `untypedFirst`: the first has no type byte (a client's startup) and is skipped. */
+function wholeMessages(
+  onMessage: (message: Buffer) => void,
+  { untypedFirst }: { untypedFirst: boolean },
+): (chunk: Buffer) => void {
   let pending = Buffer.alloc(0);
-  let startedUp = false;
+  let typed = !untypedFirst;
   return (chunk) => {
     pending = Buffer.concat([pending, chunk]);
     for (;;) {
-      const header = startedUp ? 5 : 4;
+      const header = typed ? 5 : 4;
       if (pending.length < header) break;
-      const length = pending.readInt32BE(startedUp ? 1 : 0) + (startedUp ? 1 : 0);
+      const length = pending.readInt32BE(typed ? 1 : 0) + (typed ? 1 : 0);
       if (pending.length < length) break;
-      if (startedUp) onMessage(pending[0] as number);
+      if (typed) onMessage(pending.subarray(0, length));
       pending = pending.subarray(length);
-      startedUp = true;
+      typed = true;
     }
   };
 }

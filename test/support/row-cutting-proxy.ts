@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { LoopbackProxy, upstreamFor } from './loopback-proxy';
+import { backendMessages, LoopbackProxy, upstreamFor } from './loopback-proxy';
 
 /**
  * PgBouncer's own error when its server connection dies mid-result: FATAL 08P01 "server conn
@@ -77,20 +77,6 @@ function cutPoint(row: Buffer): number | null {
   let offset = 7;
   for (let field = 0; field < fields - 2; field++) offset += 4 + Math.max(0, row.readInt32BE(offset));
   return row.length - offset <= SERVER_CONN_CRASHED.length ? offset : null;
-}
-
-/** Splits what a PostgreSQL server sends into whole messages (type byte, int32 length, body). */
-function backendMessages(onMessage: (message: Buffer) => void): (chunk: Buffer) => void {
-  let pending = Buffer.alloc(0);
-  return (chunk) => {
-    pending = Buffer.concat([pending, chunk]);
-    while (pending.length >= 5) {
-      const length = 1 + pending.readInt32BE(1);
-      if (pending.length < length) break;
-      onMessage(pending.subarray(0, length));
-      pending = pending.subarray(length);
-    }
-  };
 }
 
 function errorResponse(fields: ReadonlyArray<[string, string]>): Buffer {
