@@ -65,7 +65,15 @@ export function datasetBodies(): object[] {
 
 /** Creates the dataset through POST /article/create, a few requests at a time. */
 export async function prepareDataset(baseUrl: string): Promise<PreparedDataset> {
-  const bodies = datasetBodies();
+  const ids = await createAll(baseUrl, datasetBodies());
+  const visibleIds = (await call<{ id: number }[]>(baseUrl, 'GET', '/article')).map((article) => article.id);
+  const tagIds = await termIds(baseUrl, '/tag', DATASET.tags, tagName);
+  const categoryIds = await termIds(baseUrl, '/category', DATASET.categories, categoryName);
+  return { ids, lastId: ids[ids.length - 1] as number, visible: visibleIds.length, visibleIds, tagIds, categoryIds };
+}
+
+/** Sends each body to POST /article/create, CONCURRENT_WRITES at a time; the new ids, ascending. */
+export async function createAll(baseUrl: string, bodies: readonly object[]): Promise<number[]> {
   const ids: number[] = [];
   let next = 0;
   const writer = async () => {
@@ -75,11 +83,7 @@ export async function prepareDataset(baseUrl: string): Promise<PreparedDataset> 
     }
   };
   await Promise.all(Array.from({ length: CONCURRENT_WRITES }, writer));
-  ids.sort((a, b) => a - b);
-  const visibleIds = (await call<{ id: number }[]>(baseUrl, 'GET', '/article')).map((article) => article.id);
-  const tagIds = await termIds(baseUrl, '/tag', DATASET.tags, tagName);
-  const categoryIds = await termIds(baseUrl, '/category', DATASET.categories, categoryName);
-  return { ids, lastId: ids[ids.length - 1] as number, visible: visibleIds.length, visibleIds, tagIds, categoryIds };
+  return ids.sort((a, b) => a - b);
 }
 
 /** The ids of the terms named `nameOf(0)`, `nameOf(1)`, … in that order. */

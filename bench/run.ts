@@ -2,7 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { storeBenchKey } from './bench-key';
 import { type BenchDatabase, openPostgres, openPostgresServer, openSqlite } from './databases';
-import { DATASET, type PreparedDataset, prepareDataset } from './dataset';
+import { createAll, DATASET, datasetBodies, type PreparedDataset, prepareDataset } from './dataset';
 import { BENCH_TOKEN, SERVICE_ENV as DEFAULT_SERVICE_ENV } from './http-client';
 import { inTurn } from './in-turn';
 import { measure, type RunSettings } from './measure';
@@ -148,7 +148,7 @@ async function postgresPass(options: BenchOptions, scenarios: Scenario[], settin
   }
 
   const dataset = await prepare(service.url, database);
-  if (compared !== null) await writeDatasetAgain(compared.url, database, dataset.lastId);
+  await giveServiceHistory(dataset, database, compared, floors, stackFloor);
   if (baseline) {
     for (const floor of floors) {
       for (const build of compared === null ? [service] : [service, compared]) {
@@ -342,14 +342,23 @@ async function start(starting: Promise<ServerProcess>): Promise<ServerProcess> {
 }
 
 /**
- * A compared build gets the service's history before it is measured: the dataset written through
- * it too, then removed (as the sanity checks run on both). A process that wrote the dataset
- * answers gets more slowly after (its heap, its code's inline caches): two copies of one build
- * with different histories measured 0.937 req/s on a get, same run, 2026-11-28.
+ * Every other server measured gets the service's history before it is measured: as many creates
+ * as the dataset took, then removed (a compared build writes the dataset itself, and the sanity
+ * checks run on it too). A copy of the service that wrote the dataset answers gets more slowly
+ * after (its heap, its code's inline caches): two copies of one build with different histories
+ * measured 0.937 req/s on a get, same run, 2026-11-28; the stack floor's two 0.99.
  */
-async function writeDatasetAgain(url: string, database: BenchDatabase, lastId: number): Promise<void> {
-  await prepareDataset(url);
-  await database.removeArticlesAfter(lastId);
+async function giveServiceHistory(
+  dataset: PreparedDataset,
+  database: BenchDatabase,
+  compared: ServerProcess | null,
+  floors: ServerProcess[],
+  stackFloor: StackFloor | null,
+): Promise<void> {
+  if (compared !== null) await prepareDataset(compared.url);
+  for (const floor of floors) await createAll(floor.url, datasetBodies());
+  await database.removeArticlesAfter(dataset.lastId);
+  await stackFloor?.giveHistory();
 }
 
 async function prepare(url: string, database: BenchDatabase): Promise<PreparedDataset> {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type autocannon from 'autocannon';
 import { withPostgresClient } from '../test/support/postgres-sql';
 import type { PostgresServer } from './databases';
-import { DATASET } from './dataset';
+import { createAll, DATASET } from './dataset';
 import { type ServerProcess, startServer } from './processes';
 import { STACK_FLOOR } from './report';
 
@@ -21,6 +21,8 @@ export interface StackFloor {
   requestsFor(scenarioKey: string): autocannon.Request[] | null;
   /** Removes what a create run added, so that every run starts from the same data. */
   removeCreated(): Promise<void>;
+  /** As many creates as the service's dataset took, then removed: the service's history (run.ts). */
+  giveHistory(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -66,14 +68,29 @@ export async function startStackFloor(
     { DATABASE_URL: url.toString(), LOG_FILE: '/dev/null' },
     nodeArgs,
   );
+  const removeCreated = () =>
+    withPostgresClient(url.toString(), async (client) => {
+      await client.query(`DELETE FROM article WHERE id > ${DATASET.articles}`);
+      await client.query('VACUUM ANALYZE article, article_tag_tag, article_category_category');
+    });
   return {
     server,
     requestsFor: (scenarioKey) => STACK_FLOOR_REQUESTS[scenarioKey]?.() ?? null,
-    removeCreated: () =>
-      withPostgresClient(url.toString(), async (client) => {
-        await client.query(`DELETE FROM article WHERE id > ${DATASET.articles}`);
-        await client.query('VACUUM ANALYZE article, article_tag_tag, article_category_category');
-      }),
+    removeCreated,
+    giveHistory: async () => {
+      const bodies = Array.from({ length: DATASET.articles }, (_, n) =>
+        JSON.parse(
+          createWithIdsBody(
+            'history',
+            n,
+            (k) => termId('tag', k),
+            (k) => termId('category', k),
+          ),
+        ),
+      );
+      await createAll(server.url, bodies);
+      await removeCreated();
+    },
     close: async () => {
       await server.stop();
       await withPostgresClient(postgres.url, (admin) => admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
