@@ -16,6 +16,7 @@ import type { Logger } from '../infrastructure/logging/logger';
 import type { Tracing } from '../infrastructure/observability/tracing';
 import { startRepeating } from '../infrastructure/scheduling/repeating-task';
 import { drainConnectionsOf } from '../interfaces/http/connection-draining';
+import { httpServerFor } from '../interfaces/http/http-server';
 import { onStopSignal } from './stop-signals';
 import { startWebhookTimers } from './webhook-timers';
 
@@ -89,7 +90,7 @@ export async function serve(config: AppConfig, tracing: Tracing | null = null): 
       .catch(() => undefined),
     sleep(PRESENCE_AT_START_MS, undefined, { ref: false }),
   ]);
-  const server = createApp(container).listen(config.port);
+  const server = httpServerFor(createApp(container)).listen(config.port);
   // Idle keep-alive connections stay open longer than the usual client and load-balancer idle
   // timeouts (60 s), so that the server is not the side closing a connection at the moment a
   // client reuses it (the client would see a reset). Shutdown closes idle ones at once anyway.

@@ -5,6 +5,7 @@ import { buildContainer, closeContainer } from '../../src/composition/container'
 import { createApp, createOpenApiDocument } from '../../src/composition/create-app';
 import { type AppConfig, type DatabaseConfig, loadConfig } from '../../src/infrastructure/config/config';
 import { openSqliteDatabase } from '../../src/infrastructure/persistence/typeorm/sqlite-driver';
+import { httpServerFor } from '../../src/interfaces/http/http-server';
 import { EMPTY_DATABASE_SQL } from './empty-database';
 import { type OpenApiDocument, OpenApiResponseCheck } from './openapi-response-check';
 import { withPostgresClient } from './postgres-sql';
@@ -114,7 +115,8 @@ export async function openHttpHarness(
 const METHODS: readonly Method[] = ['get', 'post', 'put', 'delete', 'patch', 'head', 'options'];
 
 function checkedRequests(app: Express, check: OpenApiResponseCheck): CheckedRequests {
-  const agent = request(app);
+  // The server the service runs (serve.ts), not supertest's plain one.
+  const agent = request(httpServerFor(app));
   const requests = {} as CheckedRequests;
   for (const method of METHODS) {
     // A custom supertest assertion: it runs on every answer, before those the test adds itself.
