@@ -1,5 +1,6 @@
 import { HELP, oneOf, parseStrict, positiveInteger, UsageError } from './command-line';
 import type * as Explain from './explain';
+import type * as ExpressPrototypes from './express-prototypes';
 import type * as LatencyBench from './latency';
 import type * as MigrateLiveBench from './migrate-live';
 import { type BenchFlag, type BenchOptions, HTTP_USAGE, parseOptions } from './options';
@@ -96,6 +97,11 @@ const WEBHOOKS_USAGE = `npm run bench -- webhooks [--quick] [--rounds N] [--dura
 Issue 38's constraint: a get and a create with 100 webhook deliveries pending to a receiver that
 never answers, against an idle queue, in alternating runs of one service on PostgreSQL.`;
 
+const EXPRESS_PROTOTYPES_USAGE = `npm run bench -- express-prototypes [--quick] [--rounds N] [--duration S] [--warmup S] [--connections N]
+ADR 0051: a bare Express app on Node's plain server and on one that builds requests and responses
+with the app's prototypes, with the service's V8 flags, in alternating runs: requests a second and
+bytes promoted per young collection. No database.`;
+
 const REPORT_USAGE = `npm run bench -- report <bench/results/bench-….json>
 Prints the tables of an http results file again.`;
 
@@ -156,6 +162,22 @@ export const COMMANDS: readonly Command[] = [
         WEBHOOKS_USAGE,
       );
       return async () => (require('./webhook-backlog') as typeof WebhookBench).runWebhookBacklog(options);
+    },
+  },
+  {
+    name: 'express-prototypes',
+    summary: "a bare Express app on Node's plain server against one built with the app's prototypes (ADR 0051)",
+    usage: EXPRESS_PROTOTYPES_USAGE,
+    what: 'the two apps',
+    parse(argv) {
+      const options = parseOptions(argv, EXPRESS_PROTOTYPES_USAGE, [
+        'quick',
+        'rounds',
+        'duration',
+        'warmup',
+        'connections',
+      ]);
+      return async () => (require('./express-prototypes') as typeof ExpressPrototypes).runExpressPrototypes(options);
     },
   },
   {
