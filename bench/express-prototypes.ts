@@ -1,13 +1,20 @@
-import { type ChildProcess, fork } from 'node:child_process';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { SERVICE_NODE_FLAGS } from '../src/process/node-flags';
 import type { BenchOptions } from './options';
+import { startServer } from './processes';
 import { median } from './report';
 import { cleanups } from './run-main';
 
 const APP = path.join(__dirname, 'baseline', 'bare-express.js');
 const SERVERS = ['plain', 'prototypes'] as const;
 type ServerKind = (typeof SERVERS)[number];
+/**
+ * The service's V8 flags: its young generation, the heap growth src/process/heap-growth.ts sets
+ * as the service starts (not imported: loading it applies it to this process), and V8's line
+ * per young collection.
+ */
+const GC_TRACED_SERVICE_FLAGS = [...SERVICE_NODE_FLAGS, '--heap-growing-percent=50', '--trace-gc-nvp'];
 
 interface RunningApp {
   kind: ServerKind;
@@ -55,29 +62,21 @@ function load(url: string, seconds: number, connections: number): Promise<autoca
 }
 
 async function startApp(kind: ServerKind): Promise<RunningApp> {
-  const child: ChildProcess = fork(APP, [], {
-    env: { ...process.env, SERVER: kind, PORT: '0' },
-    execArgv: ['--max-semi-space-size=16', '--heap-growing-percent=50', '--trace-gc-nvp'],
-    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
-  });
-  cleanups.push(async () => void child.kill());
   let promoted: number[] = [];
   let partial = '';
-  child.stdout?.on('data', (chunk: Buffer) => {
+  const onStdout = (chunk: Buffer) => {
     const lines = (partial + chunk.toString()).split('\n');
     partial = lines.pop() ?? '';
     for (const line of lines) {
       const match = / gc=s .* promoted=(\d+) /.exec(line);
       if (match) promoted.push(Number(match[1]));
     }
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    child.once('message', (listening) => resolve(Number(listening)));
-    child.once('exit', (code) => reject(new Error(`the ${kind} app exited (${code}) before listening`)));
-  });
+  };
+  const server = await startServer(kind, APP, { SERVER: kind }, GC_TRACED_SERVICE_FLAGS, onStdout);
+  cleanups.push(() => server.stop());
   return {
     kind,
-    url: `http://127.0.0.1:${port}/article/1`,
+    url: `${server.url}/article/1`,
     takePromoted: () => {
       const taken = promoted;
       promoted = [];

@@ -33,19 +33,21 @@ export function startService(
 
 /**
  * Starts `node <script>` with PORT set to a free port and waits until it answers HTTP. Its
- * stderr is kept to say why it died, if it does.
+ * stderr is kept to say why it died, if it does; its stdout goes to `onStdout` when given.
  */
 export async function startServer(
   label: string,
   script: string,
   env: Record<string, string>,
   nodeArgs: string[] = [],
+  onStdout?: (chunk: Buffer) => void,
 ): Promise<ServerProcess> {
   const port = await freePort();
   const child = spawn(process.execPath, [...nodeArgs, script], {
     env: { PATH: process.env.PATH ?? '', ...env, PORT: String(port) },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', onStdout ? 'pipe' : 'ignore', 'pipe'],
   });
+  if (onStdout) child.stdout?.on('data', onStdout);
   let stderr = '';
   child.stderr?.on('data', (chunk) => {
     stderr = (stderr + chunk).slice(-4000);
