@@ -79,13 +79,11 @@ export async function startStackFloor(
     removeCreated,
     giveHistory: async () => {
       const bodies = Array.from({ length: DATASET.articles }, (_, n) =>
-        JSON.parse(
-          createWithIdsBody(
-            'history',
-            n,
-            (k) => termId('tag', k),
-            (k) => termId('category', k),
-          ),
+        createWithIds(
+          'history',
+          n,
+          (k) => termId('tag', k),
+          (k) => termId('category', k),
         ),
       );
       await createAll(server.url, bodies);
@@ -98,21 +96,23 @@ export async function startStackFloor(
   };
 }
 
-/** The bodies of `create-ids` (scenarios.ts): each a title of its own, 3 tags and 2 categories by id. */
-export function createWithIdsBody(
-  run: string,
-  sequence: number,
-  tagId: (n: number) => string,
-  categoryId: (n: number) => string,
-) {
-  return JSON.stringify({
+type TermIdOf = (n: number) => string;
+
+/** A create of `create-ids` (scenarios.ts): a title of its own, 3 tags and 2 categories by id. */
+function createWithIds(run: string, sequence: number, tagId: TermIdOf, categoryId: TermIdOf) {
+  return {
     title: `Benchmark ${run} ${sequence}`,
     description: 'Created by the benchmark.',
     content: 'Written by the benchmark.',
     visible: false,
     tag: [0, 7, 14].map((k) => ({ id: tagId((sequence + k) % DATASET.tags) })),
     category: [0, 3].map((k) => ({ id: categoryId((sequence + k) % DATASET.categories) })),
-  });
+  };
+}
+
+/** Its JSON text, as autocannon sends it. */
+export function createWithIdsBody(run: string, sequence: number, tagId: TermIdOf, categoryId: TermIdOf): string {
+  return JSON.stringify(createWithIds(run, sequence, tagId, categoryId));
 }
 
 const STACK_FLOOR_REQUESTS: Record<string, () => autocannon.Request[]> = {
