@@ -176,7 +176,8 @@ export function articleStatements(d: SqlDialect) {
      * $12 unless it is published at or before $12 already; null leaves it. `visible`, kept for the
      * previous release's instances, follows published_at when, and only when, that changes (the
      * publishing migration's trigger reads a change of `visible` alone as the previous release's
-     * write). $13 featured, $14 slug.
+     * write). $13 featured, $14 slug. It answers the article without its terms: the update read
+     * them under the row's lock a statement before, and reads them again only after replacing them.
      */
     updateArticle: statement(
       'update_article',
@@ -195,7 +196,7 @@ export function articleStatements(d: SqlDialect) {
          search_description = COALESCE(${p(10)}, search_description),
          search_content = COALESCE(${p(11)}, search_content)
        WHERE id = ${p(1)} AND (${d.jsonParam(8)} IS NULL OR version IN ${d.jsonElements(8, 'int')})
-       RETURNING ${withTermsOf('articles')}`,
+       RETURNING ${columnsOf('articles')}`,
     ),
     deleteArticle: statement('delete_article', `DELETE FROM articles WHERE id = ${p(1)}`),
 

@@ -19,7 +19,7 @@ export interface ArticleRow {
   version: number;
   /** `{id, name, slug}` as JSON (text on SQLite, parsed on PostgreSQL); null without an author. */
   author: unknown;
-  /** find_article and update_article: the article's terms as a JSON array. */
+  /** The statements that read an article whole (find_article and its kin): its terms as a JSON array. */
   tags?: unknown;
   categories?: unknown;
 }
@@ -75,7 +75,7 @@ export async function queryOne<Row>(
 export const NO_TERMS: Record<TermKind, Term[]> = { tag: [], category: [] };
 
 /** The article of a row, built as one object literal: the whole list builds 100,000 of them. */
-export function articleOf(row: ArticleRow, tags: Term[], categories: Term[]): Article {
+export function articleOf(row: ArticleRow, tags: readonly Term[], categories: readonly Term[]): Article {
   return {
     id: row.id,
     title: row.title,
@@ -99,7 +99,7 @@ function authorOfRow(value: unknown): Author | null {
   return (typeof value === 'string' ? JSON.parse(value) : value) as Author;
 }
 
-/** The article of a row that carries its terms as JSON (find_article, update_article). */
+/** The article of a row that carries its terms as JSON (find_article and its kin). */
 export function articleWithTermsOf(row: ArticleRow, dialect: SqlDialect): Article {
   return articleOf(row, dialect.decodeJson<Term[]>(row.tags), dialect.decodeJson<Term[]>(row.categories));
 }

@@ -6,6 +6,7 @@ import type { SqlDialect } from '../sql-dialect';
 import { isSlugConflict } from '../storage-errors';
 import {
   type ArticleRow,
+  articleOf,
   articleWithTermsOf,
   createdArticle,
   hasReferences,
@@ -132,7 +133,8 @@ export class ArticleWrites {
       // Its old slug leads to it from now on; its new one leads nowhere else any more.
       await runInOrder(connection, this.sql.rememberSlug, [before.slug, id, row.slug]);
     }
-    if (!changes.tags && !changes.categories) return articleWithTermsOf(row, this.dialect);
+    // Its links are those read under the row's lock unless this update replaces them.
+    if (!changes.tags && !changes.categories) return articleOf(row, before.tags, before.categories);
     const terms = await resolveTerms(connection, this.sql, {
       tag: changes.tags ?? [],
       category: changes.categories ?? [],
