@@ -90,6 +90,26 @@ export function articleStatements(d: SqlDialect) {
     );
   };
 
+  /**
+   * Where the dialect combines writes (PostgreSQL), a create that links terms by id alone, in one
+   * statement: $1..$12 as insert_article, then JSON arrays of tag ids ($13) and category ids
+   * ($14), each id once. An id no term has fails its link's foreign key: nothing is written.
+   */
+  const createWithTermIds = () => {
+    const linksOfKind = TERM_KINDS.map(
+      (kind, index) =>
+        `${kind}_links AS (INSERT INTO ${links(kind)} (article_id, ${termColumn(kind)})
+           SELECT inserted.id, ids.value FROM inserted, ${d.jsonElements(ARTICLE_VALUES + 1 + index, 'text')} AS ids)`,
+    ).join(', ');
+    return statement(
+      'create_with_term_ids',
+      `WITH inserted AS (
+         INSERT INTO articles (${ARTICLE_INSERT_COLUMNS}) VALUES (${articleInsertValues(d, false)}) RETURNING id
+       ), ${linksOfKind}
+       SELECT id FROM inserted`,
+    );
+  };
+
   /** The published_at an update leaves (see updateArticle); the domain's applyPublicationChange. */
   const publishedAtAfter = `CASE ${p(6)} WHEN 'set' THEN ${p(12)}
       WHEN 'now' THEN CASE WHEN published_at IS NOT NULL AND published_at <= ${p(12)} THEN published_at ELSE ${p(12)} END
@@ -204,6 +224,8 @@ export function articleStatements(d: SqlDialect) {
     findTerms: statement('find_terms', findTermsText(1)),
     /** null where the dialect cannot combine writes: there a create with references is a transaction. */
     createWithKnownTerms: d.combinesWrites ? createWithKnownTerms() : null,
+    /** null where the dialect cannot combine writes (see createWithKnownTerms). */
+    createWithTermIds: d.combinesWrites ? createWithTermIds() : null,
     /**
      * Inserts new terms, tags from $1 and categories from $2 (JSON arrays of [id, name,
      * description]); a name that exists, or that a concurrent transaction inserts first, is

@@ -54,6 +54,12 @@ export function isSlugConflict(error: unknown): boolean {
   return code === 'SQLITE_CONSTRAINT_UNIQUE' && String((error as Error).message).includes('articles.slug');
 }
 
+/** A foreign key refused a write: it referenced a row that does not exist. Nothing of that statement was written. */
+export function isForeignKeyViolation(error: unknown): boolean {
+  const code = storageErrorCode(error);
+  return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
+}
+
 /** Another transaction inserted an article under the same id first (a deleted article restored twice at once). */
 export function isArticleIdConflict(error: unknown): boolean {
   const code = storageErrorCode(error);

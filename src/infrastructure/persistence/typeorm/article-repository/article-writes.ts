@@ -3,7 +3,7 @@ import { type Article, type Author, SlugTakenError, searchableTextOf } from '../
 import type { ArticleStatements } from '../article-statements';
 import type { SqlConnection } from '../sql-connection';
 import type { SqlDialect } from '../sql-dialect';
-import { isSlugConflict } from '../storage-errors';
+import { isForeignKeyViolation, isSlugConflict } from '../storage-errors';
 import {
   type ArticleRow,
   articleOf,
@@ -17,6 +17,7 @@ import {
   termIdsJson,
 } from './article-rows';
 import { createWithFreeSlug } from './free-slug';
+import type { KnownTerms } from './known-terms';
 import type { OutboxRecording } from './outbox-recording';
 import { keepRevision } from './revision-keeping';
 import { type SqlSessions, WRITE } from './sql-sessions';
@@ -32,8 +33,9 @@ import { inTransaction, runInOrder } from './transaction';
 /**
  * Creates, updates and deletes of articles on the primary. A write that is one statement runs
  * without a transaction (it is atomic alone): so does a create whose terms all exist, where the
- * dialect combines writes. Otherwise one with term references, or an update of the slug,
- * resolves them, writes and links inside one transaction. A create's slug is settled by the
+ * dialect combines writes (linked by id when this process knows them all: known-terms.ts).
+ * Otherwise one with term references, or an update of the slug, resolves them, writes and links
+ * inside one transaction. A create's slug is settled by the
  * unique index (free-slug.ts). While webhooks record events, every write stores them in its
  * transaction (outbox-recording.ts): a create is then always a transaction.
  */
@@ -43,13 +45,16 @@ export class ArticleWrites {
     private readonly sql: ArticleStatements,
     private readonly dialect: SqlDialect,
     private readonly outbox: OutboxRecording,
+    private readonly knownTerms: KnownTerms,
   ) {}
 
   create(article: NewArticle): Promise<Article> {
     return this.sessions.inSession(WRITE, async (connection) => {
-      return createWithFreeSlug(connection, this.sql, article, (attempt) =>
+      const created = await createWithFreeSlug(connection, this.sql, article, (attempt) =>
         this.createOn(connection, attempt, article.author),
       );
+      if (this.sql.createWithTermIds) this.knownTerms.remember({ tag: created.tags, category: created.categories });
+      return created;
     });
   }
 
@@ -65,7 +70,9 @@ export class ArticleWrites {
         return createdArticle(id, article, NO_TERMS, author);
       }
       // One statement when every referenced term exists; else the transaction resolves them.
-      const created = await this.createWithKnownTerms(connection, article, references, values, author);
+      const created =
+        (await this.createWithTermsKnownHere(connection, article, references, values, author)) ??
+        (await this.createWithKnownTerms(connection, article, references, values, author));
       if (created) return created;
     }
     return inTransaction(connection, this.sql, async () => {
@@ -164,6 +171,35 @@ export class ArticleWrites {
         return before;
       }),
     );
+  }
+
+  /**
+   * The create in one statement that links terms by id, when this process knows every term it
+   * references (known-terms.ts). Null when it wrote nothing: a term is not known here, or the
+   * database lacks one (restored to an earlier point), which forgets every term known here.
+   */
+  private async createWithTermsKnownHere(
+    connection: SqlConnection,
+    article: NewArticle,
+    references: TermReferences,
+    values: unknown[],
+    author: Author | null,
+  ): Promise<Article | null> {
+    if (!this.sql.createWithTermIds) return null;
+    const terms = this.knownTerms.lookup(references);
+    if (!terms) return null;
+    try {
+      const { id } = await queryOne<InsertedRow>(connection, this.sql.createWithTermIds, [
+        ...values,
+        termIdsJson(terms.tag),
+        termIdsJson(terms.category),
+      ]);
+      return createdArticle(id, article, terms, author);
+    } catch (error) {
+      if (!isForeignKeyViolation(error)) throw error;
+      this.knownTerms.forgetAll();
+      return null;
+    }
   }
 
   /**

@@ -33,6 +33,7 @@ import { ArticleRevisions } from './article-revisions';
 import { ArticleWrites } from './article-writes';
 import { CursorStream } from './cursor-stream';
 import { KeyedCreates } from './keyed-creates';
+import { KnownTerms } from './known-terms';
 import { OutboxRecording } from './outbox-recording';
 import { postgresSessions } from './postgres-sessions';
 import { ReaderStream } from './reader-stream';
@@ -98,7 +99,7 @@ export class TypeOrmArticleRepository implements ArticleRepository {
     const routing = new ReplicaRouting(sessions, replicaReadPolicy);
     const versionPrefix = dialect.versionsOfOneConnection ? `${randomUUID()}/` : '';
     const outbox = new OutboxRecording(options.writeEvents ?? NO_WRITE_EVENTS, webhookStatementsOf(dialect), dialect);
-    this.writes = new ArticleWrites(sessions, sql, dialect, outbox);
+    this.writes = new ArticleWrites(sessions, sql, dialect, outbox, new KnownTerms());
     const keyStatements = idempotencyStatements(dialect);
     this.keyedCreates = new KeyedCreates(sessions, { sql, keyStatements, dialect, outbox });
     this.reads = new ArticleReads(routing, sql, dialect, versionPrefix);
