@@ -70,9 +70,8 @@ export class ArticleWrites {
         return createdArticle(id, article, NO_TERMS, author);
       }
       // One statement when every referenced term exists; else the transaction resolves them.
-      const created =
-        (await this.createWithTermsKnownHere(connection, article, references, values, author)) ??
-        (await this.createWithKnownTerms(connection, article, references, values, author));
+      const attempt = { connection, article, references, values, author };
+      const created = (await this.createWithTermsKnownHere(attempt)) ?? (await this.createWithKnownTerms(attempt));
       if (created) return created;
     }
     return inTransaction(connection, this.sql, async () => {
@@ -178,23 +177,17 @@ export class ArticleWrites {
    * references (known-terms.ts). Null when it wrote nothing: a term is not known here, or the
    * database lacks one (restored to an earlier point), which forgets every term known here.
    */
-  private async createWithTermsKnownHere(
-    connection: SqlConnection,
-    article: NewArticle,
-    references: TermReferences,
-    values: unknown[],
-    author: Author | null,
-  ): Promise<Article | null> {
+  private async createWithTermsKnownHere(attempt: OneStatementCreate): Promise<Article | null> {
     if (!this.sql.createWithTermIds) return null;
-    const terms = this.knownTerms.lookup(references);
+    const terms = this.knownTerms.lookup(attempt.references);
     if (!terms) return null;
     try {
-      const { id } = await queryOne<InsertedRow>(connection, this.sql.createWithTermIds, [
-        ...values,
+      const { id } = await queryOne<InsertedRow>(attempt.connection, this.sql.createWithTermIds, [
+        ...attempt.values,
         termIdsJson(terms.tag),
         termIdsJson(terms.category),
       ]);
-      return createdArticle(id, article, terms, author);
+      return createdArticle(id, attempt.article, terms, attempt.author);
     } catch (error) {
       if (!isForeignKeyViolation(error)) throw error;
       this.knownTerms.forgetAll();
@@ -207,13 +200,8 @@ export class ArticleWrites {
    * are created once and never deleted), where the dialect has that statement. Null when it
    * wrote nothing: a reference is unknown or a name is new, for the transaction to resolve.
    */
-  private async createWithKnownTerms(
-    connection: SqlConnection,
-    article: NewArticle,
-    references: TermReferences,
-    values: unknown[],
-    author: Author | null,
-  ): Promise<Article | null> {
+  private async createWithKnownTerms(attempt: OneStatementCreate): Promise<Article | null> {
+    const { connection, article, references, values, author } = attempt;
     if (!this.sql.createWithKnownTerms) return null;
     const { ids, names } = splitReferences(references);
     const rows = await connection.query<CreatedWithTermRow>(this.sql.createWithKnownTerms, [
@@ -247,6 +235,15 @@ export class ArticleWrites {
       changes.slug ?? null,
     ];
   }
+}
+
+/** A create tried in one statement: on which connection, what, and its insert_article values. */
+interface OneStatementCreate {
+  readonly connection: SqlConnection;
+  readonly article: NewArticle;
+  readonly references: TermReferences;
+  readonly values: unknown[];
+  readonly author: Author | null;
 }
 
 /** A row of create_with_known_terms: a term the new article links, and the article's id. */
