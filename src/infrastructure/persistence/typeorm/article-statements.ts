@@ -2,7 +2,7 @@ import type { TermKind } from '../../../domain';
 import { ARTICLE_INSERT_COLUMNS, ARTICLE_VALUES, articleInsertValues } from './article-insert-values';
 import { TABLE } from './entities';
 import { listStatements } from './list-statements';
-import { revisionStatements } from './revision-statements';
+import { insertRevisionText, revisionStatements } from './revision-statements';
 import { slugStatements } from './slug-statements';
 import type { SqlDialect } from './sql-dialect';
 import { type SqlStatement, type StatementParts, TERM_KINDS } from './sql-statement';
@@ -110,10 +110,41 @@ export function articleStatements(d: SqlDialect) {
     );
   };
 
-  /** The published_at an update leaves (see updateArticle); the domain's applyPublicationChange. */
+  /** The published_at an update leaves (see updateArticleText); the domain's applyPublicationChange. */
   const publishedAtAfter = `CASE ${p(6)} WHEN 'set' THEN ${p(12)}
       WHEN 'now' THEN CASE WHEN published_at IS NOT NULL AND published_at <= ${p(12)} THEN published_at ELSE ${p(12)} END
       ELSE published_at END`;
+
+  /**
+   * Applies the fields whose value is not null ($2 says whether the nullable title is set),
+   * moves updated_at to the later of $7 and the stored stamp, counts the version up, and
+   * answers the article as written, all in one statement. With $8 (a JSON array of versions)
+   * it changes the row only at one of those versions: check and write are one statement.
+   * $9..$11 are the folded copies of title, description and content (searchableTextOf), set
+   * with the fields they copy. Publication ($6): 'set' makes published_at $12; 'now' makes it
+   * $12 unless it is published at or before $12 already; null leaves it. `visible`, kept for the
+   * previous release's instances, follows published_at when, and only when, that changes (the
+   * publishing migration's trigger reads a change of `visible` alone as the previous release's
+   * write). $13 featured, $14 slug. It answers the article without its terms: the update read
+   * them under the row's lock a statement before, and reads them again only after replacing them.
+   */
+  const updateArticleText = `UPDATE articles SET
+       title = CASE WHEN ${p(2)} THEN ${p(3)} ELSE title END,
+       description = COALESCE(${p(4)}, description),
+       content = COALESCE(${p(5)}, content),
+       published_at = ${publishedAtAfter},
+       visible = CASE WHEN ${p(6)} IS NULL OR ${publishedAtAfter} IS NOT DISTINCT FROM published_at THEN visible
+                      ELSE COALESCE(${publishedAtAfter} <= ${p(7)}, false) END,
+       featured = COALESCE(${p(13)}, featured),
+       slug = COALESCE(${p(14)}, slug),
+       updated_at = ${d.greatest}(${p(7)}, updated_at),
+       version = version + 1,
+       search_title = CASE WHEN ${p(2)} THEN ${p(9)} ELSE search_title END,
+       search_description = COALESCE(${p(10)}, search_description),
+       search_content = COALESCE(${p(11)}, search_content)
+     WHERE id = ${p(1)} AND (${d.jsonParam(8)} IS NULL OR version IN ${d.jsonElements(8, 'int')})
+     RETURNING ${columnsOf('articles')}`;
+  const revisionOfUpdate = insertRevisionText(d, 1, 7, 15, 16);
 
   const removeOtherLinks = TERM_KINDS.map((kind, index) =>
     statement(
@@ -187,37 +218,13 @@ export function articleStatements(d: SqlDialect) {
       `INSERT INTO articles (${ARTICLE_INSERT_COLUMNS}) VALUES (${articleInsertValues(d, false)}) RETURNING id`,
     ),
     /**
-     * Applies the fields whose value is not null ($2 says whether the nullable title is set),
-     * moves updated_at to the later of $7 and the stored stamp, counts the version up, and
-     * answers the article as written, all in one statement. With $8 (a JSON array of versions)
-     * it changes the row only at one of those versions: check and write are one statement.
-     * $9..$11 are the folded copies of title, description and content (searchableTextOf), set
-     * with the fields they copy. Publication ($6): 'set' makes published_at $12; 'now' makes it
-     * $12 unless it is published at or before $12 already; null leaves it. `visible`, kept for the
-     * previous release's instances, follows published_at when, and only when, that changes (the
-     * publishing migration's trigger reads a change of `visible` alone as the previous release's
-     * write). $13 featured, $14 slug. It answers the article without its terms: the update read
-     * them under the row's lock a statement before, and reads them again only after replacing them.
+     * An update (updateArticleText) and the revision of the state it replaces: the update's
+     * values, then $15 the version replaced and $16 its JSON, replaced at $7. One statement where
+     * the dialect combines writes; the article as written is the last statement's row.
      */
-    updateArticle: statement(
-      'update_article',
-      `UPDATE articles SET
-         title = CASE WHEN ${p(2)} THEN ${p(3)} ELSE title END,
-         description = COALESCE(${p(4)}, description),
-         content = COALESCE(${p(5)}, content),
-         published_at = ${publishedAtAfter},
-         visible = CASE WHEN ${p(6)} IS NULL OR ${publishedAtAfter} IS NOT DISTINCT FROM published_at THEN visible
-                        ELSE COALESCE(${publishedAtAfter} <= ${p(7)}, false) END,
-         featured = COALESCE(${p(13)}, featured),
-         slug = COALESCE(${p(14)}, slug),
-         updated_at = ${d.greatest}(${p(7)}, updated_at),
-         version = version + 1,
-         search_title = CASE WHEN ${p(2)} THEN ${p(9)} ELSE search_title END,
-         search_description = COALESCE(${p(10)}, search_description),
-         search_content = COALESCE(${p(11)}, search_content)
-       WHERE id = ${p(1)} AND (${d.jsonParam(8)} IS NULL OR version IN ${d.jsonElements(8, 'int')})
-       RETURNING ${columnsOf('articles')}`,
-    ),
+    reviseAndUpdateArticle: d.combinesWrites
+      ? [statement('revise_and_update_article', `WITH revision AS (${revisionOfUpdate}) ${updateArticleText}`)]
+      : [statement('insert_revision_of_update', revisionOfUpdate), statement('update_article', updateArticleText)],
     deleteArticle: statement('delete_article', `DELETE FROM articles WHERE id = ${p(1)}`),
 
     /** The terms whose ids or names are in JSON arrays: tags $1 (ids) $2 (names), categories $3 $4. */

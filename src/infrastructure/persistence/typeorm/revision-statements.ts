@@ -1,4 +1,18 @@
+import type { SqlDialect } from './sql-dialect';
 import type { StatementParts } from './sql-statement';
+
+/**
+ * Keeps parameter `article` (the article's JSON, at version `version`) as article `id`'s next
+ * revision, replaced at `at`; numbered after its last one (the article's row lock, or SQLite's
+ * write lock, orders them). The numbers are the statement's parameters: an update's statement
+ * numbers them after its own.
+ */
+export function insertRevisionText(d: SqlDialect, id: number, at: number, version: number, article: number): string {
+  const p = d.param;
+  return `INSERT INTO article_revisions (article_id, revision, replaced_at, version, article)
+       SELECT ${p(id)}, COALESCE(MAX(revision), 0) + 1, ${p(at)}, ${p(version)}, ${p(article)}
+         FROM article_revisions WHERE article_id = ${p(id)}`;
+}
 
 /**
  * The statements of revisions (table article_revisions, ADR 0042) and of restores: the state a
@@ -13,16 +27,8 @@ export function revisionStatements({ d, statement, withTermsOf }: StatementParts
       'find_article_locked',
       `SELECT ${withTermsOf('a')} FROM articles a WHERE a.id = ${p(1)}${d.lockRow}`,
     ),
-    /**
-     * Keeps $4 (the article's JSON, version $3) as article $1's next revision, replaced at $2;
-     * numbered after its last one (the article's row lock, or SQLite's write lock, orders them).
-     */
-    insertRevision: statement(
-      'insert_revision',
-      `INSERT INTO article_revisions (article_id, revision, replaced_at, version, article)
-       SELECT ${p(1)}, COALESCE(MAX(revision), 0) + 1, ${p(2)}, ${p(3)}, ${p(4)}
-         FROM article_revisions WHERE article_id = ${p(1)}`,
-    ),
+    /** Keeps $4 (the article's JSON, version $3) as article $1's next revision, replaced at $2 (insertRevisionText). */
+    insertRevision: statement('insert_revision', insertRevisionText(d, 1, 2, 3, 4)),
     /** Revision $2 of article $1: the article as it was (JSON). */
     findRevision: statement(
       'find_revision',
@@ -67,7 +73,7 @@ export function revisionStatements({ d, statement, withTermsOf }: StatementParts
     /**
      * Article $1 made what a revision holds: $2 title, $3 description, $4 content, $5 published_at,
      * $6 featured, $7 slug, the folded copies $9..$11; updated_at the later of $8 and the stored
-     * one; a new version. `visible` as the previous release reads it (see updateArticle).
+     * one; a new version. `visible` as the previous release reads it (see updateArticleText in article-statements.ts).
      */
     restoreArticle: statement(
       'restore_article',

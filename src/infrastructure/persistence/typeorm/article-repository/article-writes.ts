@@ -19,8 +19,9 @@ import {
 import { createWithFreeSlug } from './free-slug';
 import type { KnownTerms } from './known-terms';
 import type { OutboxRecording } from './outbox-recording';
-import { keepRevision } from './revision-keeping';
+import { keepRevision, readToReplace } from './revision-keeping';
 import { type SqlSessions, WRITE } from './sql-sessions';
+import { storedArticleJson } from './stored-article-json';
 import {
   findTermsValues,
   resolveTerms,
@@ -103,8 +104,8 @@ export class ArticleWrites {
 
   /**
    * One transaction: the article as it is, read under its row's lock (PostgreSQL; SQLite's BEGIN
-   * excludes other writers), becomes its next revision; then the update, the slug it leaves, the
-   * links, and the update's events.
+   * excludes other writers), becomes its next revision with the update (one statement where the
+   * dialect combines writes); then the slug it leaves, the links, and the update's events.
    */
   private updateOnce(
     id: number,
@@ -116,16 +117,20 @@ export class ArticleWrites {
     return this.sessions.inSession(WRITE, (connection) =>
       inTransaction(connection, this.sql, async () => {
         const at = changes.updatedAt;
-        const before = await keepRevision(connection, this.sql, this.dialect, { id, at, expected, guard });
+        const before = await readToReplace(connection, this.sql, this.dialect, { id, expected, guard });
         if (!before) return null;
-        const after = await this.updateLocked(connection, before, changes, values);
+        const after = await this.updateLocked(connection, before, changes, [
+          ...values,
+          before.version,
+          storedArticleJson(before),
+        ]);
         await this.outbox.recordReplacement(connection, { before, after, at });
         return after;
       }),
     );
   }
 
-  /** The update of an article read locked (`before`), its slug and its links: the article it leaves. */
+  /** The update of an article read locked (`before`), with its revision, its slug and its links: the article it leaves. */
   private async updateLocked(
     connection: SqlConnection,
     before: Article,
@@ -133,7 +138,7 @@ export class ArticleWrites {
     values: unknown[],
   ): Promise<Article> {
     const { id } = before;
-    const [row] = await connection.query<ArticleRow>(this.sql.updateArticle, values);
+    const [row] = await runInOrder<ArticleRow>(connection, this.sql.reviseAndUpdateArticle, values);
     if (!row) throw new Error(`update_article changed no row of article ${id}, locked and at the expected version`);
     if (before.slug !== row.slug) {
       // Its old slug leads to it from now on; its new one leads nowhere else any more.

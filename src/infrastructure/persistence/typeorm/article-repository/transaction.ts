@@ -25,12 +25,15 @@ export async function inTransaction<T>(
 
 /**
  * Runs statements that share their values, in order: one statement where the dialect combines
- * writes, several where it cannot (then the caller's transaction makes them one unit).
+ * writes, several where it cannot (then the caller's transaction makes them one unit). Answers
+ * the last statement's rows.
  */
-export async function runInOrder(
+export async function runInOrder<Row = unknown>(
   connection: SqlConnection,
   statements: readonly SqlStatement[],
   values: unknown[],
-): Promise<void> {
-  for (const statement of statements) await connection.query(statement, values);
+): Promise<Row[]> {
+  let rows: Row[] = [];
+  for (const statement of statements) rows = await connection.query<Row>(statement, values);
+  return rows;
 }
