@@ -36,9 +36,9 @@ import { inTransaction, runInOrder } from './transaction';
  * without a transaction (it is atomic alone): so does a create whose terms all exist, where the
  * dialect combines writes (linked by id when this process knows them all: known-terms.ts).
  * Otherwise one with term references, or an update of the slug, resolves them, writes and links
- * inside one transaction. A create's slug is settled by the
- * unique index (free-slug.ts). While webhooks record events, every write stores them in its
- * transaction (outbox-recording.ts): a create is then always a transaction.
+ * inside one transaction. A create's slug is settled by the unique index (free-slug.ts). While
+ * webhooks record events, every write stores them in its transaction (outbox-recording.ts): a
+ * create is then always a transaction.
  */
 export class ArticleWrites {
   constructor(
@@ -139,7 +139,7 @@ export class ArticleWrites {
   ): Promise<Article> {
     const { id } = before;
     const [row] = await runInOrder<ArticleRow>(connection, this.sql.reviseAndUpdateArticle, values);
-    if (!row) throw new Error(`update_article changed no row of article ${id}, locked and at the expected version`);
+    if (!row) throw new Error(`the update changed no row of article ${id}, locked and at the expected version`);
     if (before.slug !== row.slug) {
       // Its old slug leads to it from now on; its new one leads nowhere else any more.
       await runInOrder(connection, this.sql.rememberSlug, [before.slug, id, row.slug]);
@@ -217,7 +217,10 @@ export class ArticleWrites {
     return first ? createdArticle(first.articleId, article, termsReferenced(rows, references), author) : null;
   }
 
-  /** The values of update_article: which fields change (null: kept), the stamp, the versions allowed. */
+  /**
+   * The update's values, $1..$14 of reviseAndUpdateArticle: which fields change (null: kept), the
+   * stamp, the versions allowed. The revision's $15 and $16 follow once the article is read.
+   */
   private updateValues(id: number, changes: ArticleChanges, expected?: ExpectedVersions): unknown[] {
     const { fields, publication } = changes;
     const folded = searchableTextOf(fields);
