@@ -2,7 +2,7 @@ import http, { type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type Response } from 'express';
 import { errorHandler } from '../../../src/interfaces/http/error-mapping';
-import { writeStreamedList } from '../../../src/interfaces/http/streamed-list';
+import { PIECE_CHARS, writeStreamedList } from '../../../src/interfaces/http/streamed-list';
 
 /**
  * Batches the test controls, recording how far the writer read them and whether it closed them;
@@ -27,12 +27,23 @@ class RecordedBatches {
   }
 }
 
-/** A server whose only route streams the given batches; `responses` lets a test watch the server side. */
+/**
+ * A server whose only route streams the given batches; `responses` lets a test watch the server
+ * side, `written` holds the length of each text the writer passed to `write` and `end`.
+ */
 async function serve(batches: () => AsyncGenerator<string[]>) {
   const responses: Response[] = [];
+  const written: number[] = [];
   const app = express();
   app.get('/list', async (_request, response) => {
     responses.push(response);
+    for (const method of ['write', 'end'] as const) {
+      const original = response[method].bind(response) as (chunk?: unknown) => unknown;
+      (response as unknown as Record<string, unknown>)[method] = (chunk?: unknown) => {
+        if (typeof chunk === 'string') written.push(chunk.length);
+        return original(chunk);
+      };
+    }
     await writeStreamedList(response, 200, batches());
   });
   app.use(errorHandler());
@@ -41,6 +52,7 @@ async function serve(batches: () => AsyncGenerator<string[]>) {
   const { port } = server.address() as AddressInfo;
   return {
     responses,
+    written,
     get: () =>
       new Promise<IncomingMessage>((resolve, reject) => {
         http.get({ host: '127.0.0.1', port, path: '/list', agent: false }, resolve).on('error', reject);
@@ -177,6 +189,29 @@ describe('writeStreamedList', () => {
       await until(() => batches.closed || batches.pulls > 2);
       expect(batches.pulls).toBe(2);
       expect(batches.closed).toBe(true);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('writes a large batch in pieces of at most PIECE_CHARS characters, a longer item as a piece of its own', async () => {
+    // V8 keeps strings over 128 KB in its old generation: a batch written as one text was garbage only a full collection frees.
+    const item = 'y'.repeat(998);
+    const long = 'z'.repeat(PIECE_CHARS * 2);
+    const items = [[...Array(300).fill(item)], [...Array(50).fill(item), long, item]];
+    const server = await serve(() => new RecordedBatches(async (index) => items[index] ?? null).generator());
+    try {
+      const { text, complete } = await readAll(await server.get());
+      expect(complete).toBe(true);
+      expect(JSON.parse(text).data).toEqual(items.flat());
+      const pieces = server.written.filter((length) => length > 0);
+      const longPiece = JSON.stringify(long).length + 1;
+      expect(pieces).toContain(longPiece);
+      for (const length of pieces.filter((length) => length !== longPiece))
+        expect(length).toBeLessThanOrEqual(PIECE_CHARS);
+      // The items' characters, every comma between them, and the wrapper: nothing written twice or left out.
+      expect(pieces.reduce((sum, length) => sum + length, 0)).toBe(text.length);
+      expect(pieces.length).toBeGreaterThanOrEqual(Math.ceil(text.length / PIECE_CHARS));
     } finally {
       await server.close();
     }

@@ -21,12 +21,13 @@ import type { StreamQuery, StreamStrategy } from './visible-stream';
  */
 const TERMS_READ_AT_START = 200;
 /**
- * A FETCH that took longer than this (a database far away) doubles the next one, up to
- * MAX_FETCH_ROWS: a link of 500 ms round trip paid one per 500 rows. On a near database a FETCH
- * of 500 takes a few milliseconds, and the stream holds no more than 500 rows at a time.
+ * A FETCH that took longer than this (a database far away) makes the next one FETCH_GROWTH times
+ * larger, up to MAX_FETCH_ROWS: a link of 500 ms round trip paid one per chunk. On a near
+ * database a FETCH of a chunk takes a few milliseconds, and the stream holds one chunk at a time.
  */
 const SLOW_FETCH_MS = 100;
-const MAX_FETCH_ROWS = STREAM_CHUNK_SIZE * 8;
+const FETCH_GROWTH = 4;
+const MAX_FETCH_ROWS = 4_000;
 
 /** Pool connections that streams leave to the other requests. */
 const STREAM_FREE_CONNECTIONS = 2;
@@ -175,7 +176,7 @@ export class CursorStream implements StreamStrategy {
         if (rows.length < asked) nextRows = null;
         else {
           // Over a slow link each FETCH costs a round trip and a ramp of TCP's window: fewer, larger ones.
-          if (tookMs > SLOW_FETCH_MS) asked = Math.min(asked * 2, MAX_FETCH_ROWS);
+          if (tookMs > SLOW_FETCH_MS) asked = Math.min(asked * FETCH_GROWTH, MAX_FETCH_ROWS);
           const sent = performance.now();
           nextRows = session.query<StreamRow>(this.sql.fetchStream(asked), []).then((fetched) => {
             tookMs = performance.now() - sent;
