@@ -92,7 +92,7 @@ export interface VisibleArticlesPage extends VisibleArticlesFilter {
  * Articles per chunk of a stream: memory holds about one chunk (under 200 KB of JSON) per list
  * being answered, whatever the number of articles. Smaller than it was (500): what a chunk holds
  * lives past the young generation's collections and is promoted, and 200 kept the 100,000-article
- * list's peak RSS some 10 MB lower in the same time (docs/adr/0053).
+ * list's peak RSS 5 to 10 MB lower in the same time (docs/adr/0053).
  */
 export const STREAM_CHUNK_SIZE = 200;
 

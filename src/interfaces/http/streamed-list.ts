@@ -60,7 +60,7 @@ function write(response: Response, chunk: string): Promise<void> {
 }
 
 /**
- * The characters a written piece of a batch stays under. V8 puts a string over 128 KB in its
+ * The most characters a written piece of a batch holds. V8 puts a string over 128 KB in its
  * large-object space, which only a full collection frees: a batch joined whole (200 articles are
  * about 180 KB) made each batch of a 100,000-article list old-generation garbage, twice (joined,
  * then flattened with its comma), and the heap grew to hold it between full collections.
