@@ -69,16 +69,12 @@ export const PIECE_CHARS = 32_768;
 
 /**
  * Writes a batch's items, after a comma unless they begin the list, in pieces of at most
- * PIECE_CHARS characters (a longer item is a piece of its own), corked so that they leave
- * together; then waits as `write` does.
+ * PIECE_CHARS characters (a longer item is a piece of its own), each as `write` does. Not corked:
+ * on Node.js 22 and 24 a corked response answers `false` past its high-water mark and then, its chunks
+ * leaving in one write the socket takes whole, never emits `drain`.
  */
-function writeInPieces(response: Response, items: readonly string[], first: boolean): Promise<void> {
-  if (response.destroyed) return Promise.resolve();
-  response.cork();
-  let room = true;
-  for (const text of pieces(items, first)) room = response.write(text);
-  response.uncork();
-  return room ? Promise.resolve() : drained(response);
+async function writeInPieces(response: Response, items: readonly string[], first: boolean): Promise<void> {
+  for (const text of pieces(items, first)) await write(response, text);
 }
 
 /** The items joined by commas, a piece whenever the next item would take it past PIECE_CHARS. */
