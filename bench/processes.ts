@@ -113,8 +113,13 @@ function processTree(pid: number): number[] {
 }
 
 function rssOf(pid: number): number {
+  return statusBytes(pid, 'VmRSS');
+}
+
+/** A size line of /proc/<pid>/status (VmRSS, VmHWM, …) in bytes; 0 once the process is gone. */
+function statusBytes(pid: number, field: string): number {
   try {
-    const kilobytes = /VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    const kilobytes = new RegExp(`${field}:\\s+(\\d+)`).exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
     return Number(kilobytes ?? 0) * 1024;
   } catch {
     return 0;
@@ -163,7 +168,7 @@ export function cpuSecondsBetween(before: Map<number, number>, after: Map<number
 /**
  * A server's peak RSS while work runs: the kernel's high-water mark of each of its processes
  * (VmHWM), reset as the work starts (writing 5 to /proc/<pid>/clear_refs). Samples every 250 ms,
- * all this measured before, missed peaks between them by up to 10 MB. Where the mark cannot be
+ * how every figure before 2026-11-29 was taken, missed peaks between them by up to 10 MB. Where the mark cannot be
  * reset (not the processes' owner), the highest of those samples.
  */
 export async function withPeakRss<T>(server: ServerProcess, work: () => Promise<T>): Promise<[T, number]> {
@@ -194,12 +199,5 @@ function resetPeakRss(rootPid: number): boolean {
 
 /** The sum of the tree's high-water marks: at least its peak, as each process may peak at its own moment. */
 function peakRssSinceReset(rootPid: number): number {
-  return processTree(rootPid).reduce((sum, pid) => {
-    try {
-      const kilobytes = /VmHWM:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-      return sum + Number(kilobytes ?? 0) * 1024;
-    } catch {
-      return sum;
-    }
-  }, 0);
+  return processTree(rootPid).reduce((sum, pid) => sum + statusBytes(pid, 'VmHWM'), 0);
 }

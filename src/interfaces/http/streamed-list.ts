@@ -56,7 +56,16 @@ export async function writeStreamedList(
 /** Writes a chunk; when the socket's buffer is full, waits until it drains (or the client is gone). */
 function write(response: Response, chunk: string): Promise<void> {
   if (chunk.length === 0 || response.destroyed) return Promise.resolve();
-  return response.write(chunk) ? Promise.resolve() : drained(response);
+  if (response.write(chunk)) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      response.off('drain', done);
+      response.off('close', done);
+      resolve();
+    };
+    response.on('drain', done);
+    response.on('close', done);
+  });
 }
 
 /**
@@ -92,17 +101,4 @@ function* pieces(items: readonly string[], first: boolean): Generator<string> {
     chars += item.length + 1;
   }
   yield piece.join(',');
-}
-
-/** Resolves once the response's buffer drains, or the client is gone. */
-function drained(response: Response): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      response.off('drain', done);
-      response.off('close', done);
-      resolve();
-    };
-    response.on('drain', done);
-    response.on('close', done);
-  });
 }
