@@ -1,8 +1,10 @@
 /**
  * Projects split by suffix, so the fast ones can run alone: `npm run test:unit`. `npm test` runs
- * unit, contract and http; the slow fault, load and soak tests (`*.reliability.test.ts`) run
- * only with `npm run test:reliability`.
+ * unit, contract, http, browser and openapi; the slow fault, soak and topology tests run only with
+ * their own scripts (`npm run test:reliability`, `test:soak`, `test:topology`).
  */
+const os = require('node:os');
+
 const transform = {
   '^.+\\.(ts|js|mjs)$': [
     '@swc/jest',
@@ -48,6 +50,9 @@ module.exports = {
   // Generous per-test time: some tests start databases and processes on a shared two-core machine.
   // Reliability tests set their own, longer bound on each test.
   testTimeout: 30_000,
+  // Most tests wait on PostgreSQL, SQLite or a service process rather than on the CPU: Jest's default
+  // (cores − 1) leaves a two-core machine one worker and half idle (ADR 0055).
+  maxWorkers: Math.max(2, os.availableParallelism() - 1),
   projects: [
     project('unit'),
     project('contract', withPostgres),
