@@ -39,11 +39,11 @@ const LOAD_FLAGS: readonly BenchFlag[] = ['quick', 'rounds', 'duration', 'warmup
 const PAGES_USAGE = `npm run bench -- pages [--quick] [--rounds N] [--duration S] [--warmup S] [--connections N]
                        [--scenarios page,page-tag,page-search-rare,page-search-common,
                                     full-list,spread-page,spread-tag]
-                       [--no-sqlite] [--no-postgres]
+                       [--no-sqlite] [--no-postgres] [--compare-env KEY=VALUE]...
 Pages of 20 at 1,000 and 100,000 articles seeded in SQL, the whole list at 100,000, then pages at
 spread positions after a seed through the API. BENCH_COMPARE_MAIN=<a build's dist/src/main.js>
-measures that build's pages and whole list at 100,000 in turn with the service's;
-BENCH_SERVICE_MAIN and BENCH_DATABASE_URL as for http.`;
+measures that build's pages and whole list at 100,000 in turn with the service's (with
+--compare-env in its environment); BENCH_SERVICE_MAIN and BENCH_DATABASE_URL as for http.`;
 
 const TOPOLOGY_USAGE = `npm run bench -- topology [--quick] [--rounds N] [--duration S] [--warmup S] [--connections N]
                           [--scenarios get,create,list,...]
@@ -129,7 +129,7 @@ export const COMMANDS: readonly Command[] = [
     what: 'the servers and the databases',
     parse(argv) {
       const options = withKnownScenarios(
-        parseOptions(argv, PAGES_USAGE, [...LOAD_FLAGS, 'no-sqlite', 'no-postgres']),
+        parseOptions(argv, PAGES_USAGE, [...LOAD_FLAGS, 'no-sqlite', 'no-postgres', 'compare-env']),
         PAGES_SCENARIOS,
         PAGES_USAGE,
       );

@@ -135,7 +135,11 @@ async function storagePass(
   // with this one (its pages after the service's large runs, its whole list read by turns), so
   // that both see the same machine.
   const compared = COMPARE
-    ? await startService('service compared', COMPARE, { ...SERVICE_ENV, DATABASE_URL: large.database.url })
+    ? await startService('service compared', COMPARE, {
+        ...SERVICE_ENV,
+        ...options.compareEnv,
+        DATABASE_URL: large.database.url,
+      })
     : null;
   if (compared) cleanups.push(() => compared.stop());
   for (let round = 1; round <= options.rounds; round++) {
