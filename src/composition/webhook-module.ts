@@ -81,12 +81,19 @@ export function webhookModule(config: AppConfig): ContainerModule {
           metrics: ReturnType<typeof webhookMetrics>,
           logger: Logger,
         ) =>
-          new DeliverWebhooks(webhooks, sender, clock, webhookEventBody, DELIVERY_LIMITS, {
-            random: Math.random,
-            observe: metrics.observe,
-            onError: (error) =>
-              logger.warn({ err: error }, 'a webhook attempt could not be recorded; it is made again'),
-          }),
+          new DeliverWebhooks(
+            webhooks,
+            sender,
+            clock,
+            webhookEventBody,
+            { ...DELIVERY_LIMITS, retryDelaysMs: config.webhookRetryDelaysMs },
+            {
+              random: Math.random,
+              observe: metrics.observe,
+              onError: (error) =>
+                logger.warn({ err: error }, 'a webhook attempt could not be recorded; it is made again'),
+            },
+          ),
         [TOKENS.WebhookRepository, SignedWebhookSender, TOKENS.Clock, TOKENS.WebhookMetrics, TOKENS.Logger],
       )
       .inSingletonScope();

@@ -3,9 +3,14 @@ import type { Clock } from '../ports/clock';
 import type { ClaimedDelivery, DeliveryOutcome, WebhookRepository } from '../ports/webhook-repository';
 import type { SendResult, WebhookSender } from '../ports/webhook-sender';
 
-/** After attempt n (1..7) fails, the next comes this long after, ± RETRY_JITTER; the 8th failure is final. */
-export const RETRY_DELAYS_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000] as const;
-export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
+/**
+ * Standard Webhooks' schedule, the default: after attempt n (1..7) fails, the next comes this
+ * long after, ± RETRY_JITTER; the 8th failure is final. An operator may set another
+ * (DeliveryLimits.retryDelaysMs).
+ */
+export const STANDARD_RETRY_DELAYS_MS: readonly number[] = [
+  5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000,
+];
 const RETRY_JITTER = 0.2;
 /** Subscriptions with due deliveries looked at per round. */
 const SUBSCRIPTIONS_PER_ROUND = 100;
@@ -19,6 +24,8 @@ export interface DeliveryLimits {
   readonly total: number;
   /** How long a claim keeps other instances away: longer than an attempt's time limit. */
   readonly leaseMs: number;
+  /** After attempt n fails, the next comes the nth of these later (± 20 %); a failure past the last is final. */
+  readonly retryDelaysMs: readonly number[];
 }
 
 export interface DeliveryHooks {
@@ -34,8 +41,8 @@ export interface DeliveryHooks {
  * as many due deliveries as this instance has room for, and starts their attempts without
  * waiting for them, so that a slow or dead receiver holds only its own share (perSubscription)
  * and no other subscription waits on it. Each attempt's outcome is stored under its claim: a 2xx
- * delivers; a 410 ends the subscription; anything else is retried after RETRY_DELAYS_MS, and
- * fails for good after MAX_ATTEMPTS. An instance that dies mid-attempt leaves its claim to
+ * delivers; a 410 ends the subscription; anything else is retried after the limits' retryDelaysMs,
+ * and fails for good after the last of them. An instance that dies mid-attempt leaves its claim to
  * expire: another instance attempts it again, with the same `webhook-id` (at least once).
  */
 export class DeliverWebhooks {
@@ -154,8 +161,8 @@ export class DeliverWebhooks {
     const status = 'status' in result ? result.status : null;
     if (status !== null && status >= 200 && status < 300) return { kind: 'delivered', status, at: now };
     const error = 'error' in result ? result.error : `answered ${status}`;
-    if (attempt >= MAX_ATTEMPTS) return { kind: 'failed', status, error };
-    const delay = RETRY_DELAYS_MS[attempt - 1] as number;
+    const delay = this.limits.retryDelaysMs[attempt - 1];
+    if (delay === undefined) return { kind: 'failed', status, error };
     const jitter = 1 + RETRY_JITTER * (2 * this.hooks.random() - 1);
     return { kind: 'retry', status, error, nextAttemptAt: new Date(now.getTime() + Math.round(delay * jitter)) };
   }

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { STANDARD_RETRY_DELAYS_MS } from '../../application';
 import { ENVIRONMENT } from './environment';
 
 /**
@@ -60,6 +61,8 @@ export interface AppConfig {
   readonly feeds: FeedSettings;
   /** WEBHOOK_ALLOW_PRIVATE_NETWORKS: webhook URLs may reach loopback and private addresses. */
   readonly webhookPrivateNetworks: boolean;
+  /** WEBHOOK_RETRY_SCHEDULE: the waits between a delivery's failed attempts. */
+  readonly webhookRetryDelaysMs: readonly number[];
 }
 
 /** What the feeds are made of besides the articles (the contract's "Feeds"). */
@@ -119,6 +122,7 @@ export function loadConfig(env: Env): AppConfig {
     revisionRetentionMs: variables.REVISION_RETENTION_DAYS * 86_400_000,
     feeds: feedSettingsOf(variables),
     webhookPrivateNetworks: variables.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
+    webhookRetryDelaysMs: variables.WEBHOOK_RETRY_SCHEDULE ?? STANDARD_RETRY_DELAYS_MS,
   };
 }
 

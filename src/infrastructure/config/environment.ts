@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import bytes from 'bytes';
+import ms from 'ms';
 import { z } from 'zod';
 import { POSTGRES_LIMITS } from '../persistence/typeorm/postgres-limits';
 
@@ -65,6 +66,30 @@ const size = (zeroAllowed: boolean) =>
       { error: (issue) => `"${String(issue.input)}" is not a size such as 1mb or 512kb${zeroAllowed ? ', or 0' : ''}` },
     )
     .transform((raw) => bytes.parse(raw) ?? 0);
+
+const DURATION = /^\d+(?:\.\d+)?\s*(?:ms|s|m|h|d)$/;
+const ONE_SECOND_MS = 1_000;
+const SEVEN_DAYS_MS = 7 * 86_400_000;
+const MOST_RETRIES = 20;
+
+/**
+ * Durations with their unit, separated by commas (`5s,5m,30m,2h`): each 1 s to 7 d, at most
+ * MOST_RETRIES. ms alone would read a bare `5` as milliseconds and `5 apples` as nothing.
+ */
+const retrySchedule = z.string().transform((raw, context): readonly number[] => {
+  const entries = raw.split(',').map((entry) => entry.trim());
+  const delayOf = (entry: string) => (DURATION.test(entry) ? ms(entry as ms.StringValue) : Number.NaN);
+  const bad = entries.find((entry) => !(delayOf(entry) >= ONE_SECOND_MS && delayOf(entry) <= SEVEN_DAYS_MS));
+  if (bad !== undefined) {
+    context.addIssue({ code: 'custom', message: `"${bad}" is not a duration from 1s to 7d such as 30s, 5m or 2h` });
+    return z.NEVER;
+  }
+  if (entries.length > MOST_RETRIES) {
+    context.addIssue({ code: 'custom', message: `has ${entries.length} delays; at most ${MOST_RETRIES}` });
+    return z.NEVER;
+  }
+  return entries.map(delayOf);
+});
 
 const corsOrigin = z.string().transform((raw, context): '*' | readonly string[] | null => {
   if (raw.trim() === '') return null;
@@ -183,6 +208,11 @@ export const ENVIRONMENT = z
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: trueOrFalse()
       .default(false)
       .describe('true: webhook URLs may reach loopback and private addresses (tests, receivers inside the network)'),
+    WEBHOOK_RETRY_SCHEDULE: retrySchedule
+      .optional()
+      .describe(
+        "the waits between a delivery's failed attempts, each ± 20 %; unset: Standard Webhooks' 5s,5m,30m,2h,5h,10h,10h",
+      ),
     WORKERS: workers.default(1).describe('server processes sharing the port (node:cluster), 1 to 64 or auto'),
   })
   .superRefine(

@@ -1,10 +1,9 @@
 import {
   CreateArticle,
   DeliverWebhooks,
-  MAX_ATTEMPTS,
-  RETRY_DELAYS_MS,
   RecordedWriteEvents,
   type SendResult,
+  STANDARD_RETRY_DELAYS_MS,
   type WebhookSender,
 } from '../../../src/application';
 import { OPEN_ACTOR, type WebhookSubscription } from '../../../src/domain';
@@ -12,7 +11,7 @@ import { InMemoryArticleRepository } from '../../../src/infrastructure/persisten
 import { InMemoryWebhookRepository } from '../../../src/infrastructure/persistence/memory/in-memory-webhook-repository';
 import { TestClock } from '../../support/test-clock';
 
-const LIMITS = { perSubscription: 2, total: 16, leaseMs: 30_000 };
+const LIMITS = { perSubscription: 2, total: 16, leaseMs: 30_000, retryDelaysMs: STANDARD_RETRY_DELAYS_MS };
 
 /** A receiver per URL: answers what its `answer` says, or holds the attempt until `release`. */
 class Receivers implements WebhookSender {
@@ -39,8 +38,15 @@ describe('DeliverWebhooks, on the in-memory store', () => {
   let create: CreateArticle;
   let receivers: Receivers;
   let ids: number;
-  const deliverer = (random = () => 0.5) =>
-    new DeliverWebhooks(webhooks, receivers, clock, (event) => `${event.type} ${event.article.id}`, LIMITS, { random });
+  const deliverer = (random = () => 0.5, retryDelaysMs = LIMITS.retryDelaysMs) =>
+    new DeliverWebhooks(
+      webhooks,
+      receivers,
+      clock,
+      (event) => `${event.type} ${event.article.id}`,
+      { ...LIMITS, retryDelaysMs },
+      { random },
+    );
   const subscribe = (id: string, url = `https://${id}.example`) =>
     webhooks.createSubscription({
       id,
@@ -88,30 +94,34 @@ describe('DeliverWebhooks, on the in-memory store', () => {
     expect(receivers.received).toHaveLength(10);
   });
 
-  it('retries on the schedule, ± 20 %, and fails the delivery after the eighth attempt', async () => {
+  it.each([
+    { schedule: "Standard Webhooks' (the default)", delays: STANDARD_RETRY_DELAYS_MS },
+    { schedule: "an operator's", delays: [1_000, 90_000] },
+  ])('retries on $schedule schedule, ± 20 %, and fails the delivery after its last retry', async ({ delays }) => {
+    const attempts = delays.length + 1;
     await subscribe('a');
     await create.execute({ title: 'one', content: 'c' }, OPEN_ACTOR);
     receivers.answer = () => ({ status: 500 });
-    for (let attempt = 1; attempt < MAX_ATTEMPTS; attempt++) {
-      await run(deliverer(() => (attempt % 2 === 0 ? 0 : 0.999_999)));
+    for (let attempt = 1; attempt < attempts; attempt++) {
+      await run(deliverer(() => (attempt % 2 === 0 ? 0 : 0.999_999), delays));
       const [pending] = await webhooks.listDeliveries('a', 1);
       if (!pending?.nextAttemptAt) throw new Error(`attempt ${attempt}: no next attempt`);
       const delay = pending.nextAttemptAt.getTime() - clock.now().getTime();
-      const planned = RETRY_DELAYS_MS[attempt - 1] as number;
+      const planned = delays[attempt - 1] as number;
       expect({ attempt, state: pending.state, delay }).toEqual({
         attempt,
         state: 'pending',
         delay: Math.round(planned * (attempt % 2 === 0 ? 0.8 : 1.2 - 0.4 * 0.000_001)),
       });
       // Not before it is due.
-      await run(deliverer());
+      await run(deliverer(undefined, delays));
       expect(receivers.received).toHaveLength(attempt);
       clock.set(pending.nextAttemptAt);
     }
-    await run(deliverer());
-    expect(receivers.received).toHaveLength(MAX_ATTEMPTS);
+    await run(deliverer(undefined, delays));
+    expect(receivers.received).toHaveLength(attempts);
     expect(await webhooks.listDeliveries('a', 1)).toMatchObject([
-      { state: 'failed', attempts: MAX_ATTEMPTS, lastStatus: 500, lastError: 'answered 500', nextAttemptAt: null },
+      { state: 'failed', attempts, lastStatus: 500, lastError: 'answered 500', nextAttemptAt: null },
     ]);
   });
 

@@ -1,4 +1,5 @@
 import os from 'node:os';
+import { STANDARD_RETRY_DELAYS_MS } from '../../../src/application';
 import { ConfigError, describeDatabase, loadConfig } from '../../../src/infrastructure/config/config';
 
 /** The PostgreSQL tunables when none is set. */
@@ -41,12 +42,29 @@ describe('loadConfig', () => {
         title: 'Blog',
       },
       webhookPrivateNetworks: false,
+      webhookRetryDelaysMs: STANDARD_RETRY_DELAYS_MS,
     });
   });
 
   it('lets webhooks reach private networks only with WEBHOOK_ALLOW_PRIVATE_NETWORKS=true', () => {
     expect(loadConfig({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' }).webhookPrivateNetworks).toBe(true);
     expect(() => loadConfig({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'yes' })).toThrow(/^WEBHOOK_ALLOW_PRIVATE_NETWORKS: /);
+  });
+
+  it('reads WEBHOOK_RETRY_SCHEDULE as durations with their unit, 1 s to 7 d, at most 20', () => {
+    expect(loadConfig({ WEBHOOK_RETRY_SCHEDULE: '5s, 1.5m,2h,7d' }).webhookRetryDelaysMs).toEqual([
+      5_000, 90_000, 7_200_000, 604_800_000,
+    ]);
+    expect(loadConfig({ WEBHOOK_RETRY_SCHEDULE: '1s' }).webhookRetryDelaysMs).toEqual([1_000]);
+    expect(() => loadConfig({ WEBHOOK_RETRY_SCHEDULE: '5s,5' })).toThrow(
+      'WEBHOOK_RETRY_SCHEDULE: "5" is not a duration from 1s to 7d such as 30s, 5m or 2h',
+    );
+    for (const bad of ['500ms', '8d', '5s,,5m', '5 apples', 'soon', '-5s']) {
+      expect(configErrorOf({ WEBHOOK_RETRY_SCHEDULE: bad }).variable).toBe('WEBHOOK_RETRY_SCHEDULE');
+    }
+    expect(() => loadConfig({ WEBHOOK_RETRY_SCHEDULE: Array(21).fill('1s').join(',') })).toThrow(
+      'WEBHOOK_RETRY_SCHEDULE: has 21 delays; at most 20',
+    );
   });
 
   it('makes feed links from PUBLIC_URL (default: the port on localhost) and ARTICLE_URL_TEMPLATE', () => {
@@ -75,7 +93,7 @@ describe('loadConfig', () => {
       .concat(['RATE_LIMIT_PER_MINUTE', 'TRUST_PROXY', 'SEED_ENABLED', 'SHUTDOWN_DRAIN_MS', 'SHUTDOWN_TIMEOUT_MS'])
       .concat(['WORKERS', 'PG_POOL_SIZE', 'DATABASE_READ_URLS', 'REPLICA_MAX_LAG_MS', 'PG_PREPARED_STATEMENTS'])
       .concat(['IDEMPOTENCY_KEY_RETENTION_HOURS', 'PUBLIC_URL', 'ARTICLE_URL_TEMPLATE', 'FEED_SIZE', 'FEED_TITLE'])
-      .concat(['WEBHOOK_ALLOW_PRIVATE_NETWORKS'])
+      .concat(['WEBHOOK_ALLOW_PRIVATE_NETWORKS', 'WEBHOOK_RETRY_SCHEDULE'])
       .map((name) => [name, '']);
     expect(loadConfig(Object.fromEntries(empty))).toEqual(loadConfig({}));
   });
