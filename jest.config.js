@@ -34,7 +34,7 @@ const project = (name, extra = {}) => ({
   ...extra,
 });
 
-// The contract and HTTP projects need PostgreSQL: TEST_DATABASE_URL, or an embedded server.
+// The contract and HTTP projects need PostgreSQL: TEST_DATABASE_URL, or an embedded server per worker.
 const withPostgres = {
   globalSetup: '<rootDir>/test/support/postgres-global-setup.ts',
   globalTeardown: '<rootDir>/test/support/postgres-global-teardown.ts',

@@ -10,7 +10,7 @@ import { PostgresTestServer } from '../support/postgres-server';
 import { PostgresSessions } from '../support/postgres-sessions';
 import { jsonOf, RawHttpClient } from '../support/raw-http';
 import { type RunningService, runScriptToExit, startService } from '../support/service-process';
-import { createPostgresDatabase, type TestDatabase } from '../support/test-databases';
+import { createPostgresDatabase, type TestDatabase, testServerUrl } from '../support/test-databases';
 
 const UNAVAILABLE = { statusCode: 10001, data: null, message: 'storage is unavailable, try again later' };
 
@@ -92,7 +92,7 @@ describe('PostgreSQL refusing new connections (the role has reached its connecti
   beforeAll(async () => {
     database = await createPostgresDatabase();
     sessions = await PostgresSessions.open(database.url);
-    admin = await PostgresSessions.open(process.env.TEST_DATABASE_URL as string);
+    admin = await PostgresSessions.open(testServerUrl());
     // A role of its own: the test server's superuser is exempt from connection limits.
     await admin.query(`CREATE ROLE ${role} LOGIN PASSWORD '${password}' CONNECTION LIMIT 0`);
     await admin.query(`ALTER DATABASE ${new URL(database.url).pathname.slice(1)} OWNER TO ${role}`);

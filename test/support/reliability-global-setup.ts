@@ -2,7 +2,7 @@ import setupPostgres from './postgres-global-setup';
 import { clearRecordedScenarios } from './reliability-report';
 
 /** The reliability run: a PostgreSQL server like the other projects, and an empty results folder. */
-export default async function setup(): Promise<void> {
+export default async function setup(globalConfig: { maxWorkers: number }): Promise<void> {
   clearRecordedScenarios();
-  await setupPostgres();
+  await setupPostgres(globalConfig);
 }

@@ -10,10 +10,22 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** A fresh, empty PostgreSQL database on the test server, for one test file. */
+/**
+ * This Jest worker's PostgreSQL server (postgres-global-setup.ts): TEST_DATABASE_URL's, shared by
+ * every worker, or the embedded server of this worker (JEST_WORKER_ID counts from 1).
+ */
+export function testServerUrl(): string {
+  const given = process.env.TEST_DATABASE_URL;
+  if (given) return given;
+  const servers = (process.env.TEST_POSTGRES_SERVER_URLS ?? '').split(' ').filter(Boolean);
+  if (servers.length === 0)
+    throw new Error('no PostgreSQL test server: run through jest, whose global setup starts one');
+  return servers[(Number(process.env.JEST_WORKER_ID ?? '1') - 1) % servers.length] as string;
+}
+
+/** A fresh, empty PostgreSQL database on this worker's test server, for one test file. */
 export async function createPostgresDatabase(): Promise<TestDatabase> {
-  const serverUrl = process.env.TEST_DATABASE_URL;
-  if (!serverUrl) throw new Error('TEST_DATABASE_URL is not set: run through jest, whose global setup provides it');
+  const serverUrl = testServerUrl();
   const name = `blog_test_${randomBytes(6).toString('hex')}`;
   await sql(serverUrl, `CREATE DATABASE ${name}`);
   const url = new URL(serverUrl);
