@@ -38,7 +38,8 @@ restore     stops the instances and the nodes, restores the cluster through Patr
 down        stops everything, removes the state directory and the nodes' network
 
 Environment: TOPOLOGY_DIR (default ${defaultStateDir()}), TOPOLOGY_PORT (8080), INSTANCES (2),
-PG_POOL_SIZE (10), API_TOKEN (passed to the instances when set), LOG_LEVEL (warn),
+PG_POOL_SIZE (10), API_TOKEN, WEBHOOK_ALLOW_PRIVATE_NETWORKS and WEBHOOK_RETRY_SCHEDULE (passed
+to the instances when set), LOG_LEVEL (warn),
 TOPOLOGY_NETNS (1: each node in a network namespace of its own when root; 0: all on loopback).`;
 
 interface Invocation {

@@ -27,6 +27,7 @@ export function instanceEnv(settings: TopologySettings, databases: InstanceDatab
     ...(settings.webhookAllowPrivateNetworks !== undefined && {
       WEBHOOK_ALLOW_PRIVATE_NETWORKS: settings.webhookAllowPrivateNetworks,
     }),
+    ...(settings.webhookRetrySchedule !== undefined && { WEBHOOK_RETRY_SCHEDULE: settings.webhookRetrySchedule }),
   };
 }
 

@@ -17,6 +17,8 @@ export interface TopologySettings {
    * on 127.0.0.1, so a receiver beside them (a test's) is reachable only with it.
    */
   readonly webhookAllowPrivateNetworks: string | undefined;
+  /** WEBHOOK_RETRY_SCHEDULE, passed through to every instance when set. */
+  readonly webhookRetrySchedule: string | undefined;
   /** PG_POOL_SIZE of each instance, per database (primary, replica). */
   readonly poolSize: number;
   /** LOG_LEVEL of the instances: warn keeps request lines out of the logs under load. */
@@ -55,6 +57,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv): TopologySettings {
     instances: whole(env, 'INSTANCES', 2, 1, 16),
     apiToken: env.API_TOKEN || undefined,
     webhookAllowPrivateNetworks: env.WEBHOOK_ALLOW_PRIVATE_NETWORKS || undefined,
+    webhookRetrySchedule: env.WEBHOOK_RETRY_SCHEDULE || undefined,
     poolSize: whole(env, 'PG_POOL_SIZE', 10, 1, 100),
     logLevel: env.LOG_LEVEL || 'warn',
     nodeNetwork: env.TOPOLOGY_NETNS !== '0',
