@@ -78,17 +78,20 @@ const MOST_RETRIES = 20;
  */
 const retrySchedule = z.string().transform((raw, context): readonly number[] => {
   const entries = raw.split(',').map((entry) => entry.trim());
-  const delayOf = (entry: string) => (DURATION.test(entry) ? ms(entry as ms.StringValue) : Number.NaN);
-  const bad = entries.find((entry) => !(delayOf(entry) >= ONE_SECOND_MS && delayOf(entry) <= SEVEN_DAYS_MS));
-  if (bad !== undefined) {
-    context.addIssue({ code: 'custom', message: `"${bad}" is not a duration from 1s to 7d such as 30s, 5m or 2h` });
+  const delays = entries.map((entry) => (DURATION.test(entry) ? ms(entry as ms.StringValue) : Number.NaN));
+  const bad = delays.findIndex((delay) => !(delay >= ONE_SECOND_MS && delay <= SEVEN_DAYS_MS));
+  if (bad !== -1) {
+    context.addIssue({
+      code: 'custom',
+      message: `"${entries[bad]}" is not a duration from 1s to 7d such as 30s, 5m or 2h`,
+    });
     return z.NEVER;
   }
   if (entries.length > MOST_RETRIES) {
     context.addIssue({ code: 'custom', message: `has ${entries.length} delays; at most ${MOST_RETRIES}` });
     return z.NEVER;
   }
-  return entries.map(delayOf);
+  return delays;
 });
 
 const corsOrigin = z.string().transform((raw, context): '*' | readonly string[] | null => {
