@@ -62,10 +62,21 @@ describe('where a read goes next', () => {
     });
   });
 
-  it('gives up when no useful time is left', () => {
+  it('makes the pause before a last try shorter when a full one would leave the try too little time (two roll-nodes reads gave up at 1.7 s)', () => {
     const twice = [failed('replica'), failed('primary'), failed('replica'), failed('primary')];
-    expect(nextReadAttempt(twice, 1_700, 'use')).toBeNull();
-    expect(nextReadAttempt([failed('replica'), failed('primary')], 1_600, 'use')).toBeNull();
+    expect(nextReadAttempt(twice, 1_700, 'use')).toEqual({ node: 'primary', afterMs: 400, deadlineMs: 400 });
+    expect(nextReadAttempt([failed('replica'), failed('primary')], 1_600, 'use')).toEqual({
+      node: 'primary',
+      afterMs: 500,
+      deadlineMs: 400,
+    });
+  });
+
+  it('gives up when no useful time is left', () => {
+    const thrice = [failed('replica'), failed('primary'), failed('replica'), failed('primary'), failed('primary')];
+    expect(nextReadAttempt(thrice, 2_100, 'use')).toBeNull();
+    expect(nextReadAttempt(thrice, 1_901, 'use')).toBeNull();
+    expect(nextReadAttempt(thrice, 1_900, 'use')).toEqual({ node: 'primary', afterMs: 200, deadlineMs: 400 });
     expect(nextReadAttempt([failed('primary')], POSTGRES_LIMITS.callDeadlineMs, 'skipped')).toBeNull();
   });
 
