@@ -78,7 +78,9 @@ export const PIECE_CHARS = 32_768;
 
 /**
  * Writes a batch's items, after a comma unless they begin the list, in pieces of at most
- * PIECE_CHARS characters (a longer item is a piece of its own), each as `write` does. Not corked:
+ * PIECE_CHARS characters, each as `write` does; an item of PIECE_CHARS or more is a piece of its
+ * own, written as it is after its comma (a run of articles, article-json-runs.ts: joined with
+ * its comma it would be copied whole once more). Not corked:
  * on Node.js 22 and 24 a corked response answers `false` past its high-water mark and then, its chunks
  * leaving in one write the socket takes whole, never emits `drain`.
  */
@@ -92,6 +94,17 @@ function* pieces(items: readonly string[], first: boolean): Generator<string> {
   let piece: string[] = first ? [] : [''];
   let chars = 0;
   for (const item of items) {
+    if (item.length >= PIECE_CHARS) {
+      // Its comma ends the piece before it.
+      if (piece.length > 0) {
+        piece.push('');
+        yield piece.join(',');
+      }
+      yield item;
+      piece = [''];
+      chars = 0;
+      continue;
+    }
     if (chars > 0 && chars + 1 + item.length > PIECE_CHARS) {
       yield piece.join(',');
       piece = [''];

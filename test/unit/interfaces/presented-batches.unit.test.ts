@@ -27,7 +27,8 @@ describe('presented (the batches GET /article streams)', () => {
       yield [article(5)];
     }
     const shown: unknown[][] = [];
-    for await (const batch of presented(batches(), clock)) shown.push(batch.map((text) => JSON.parse(text)));
+    // A batch's texts are runs of articles joined by commas, joined by commas in turn.
+    for await (const batch of presented(batches(), clock)) shown.push(JSON.parse(`[${batch.join(',')}]`));
     expect(shown.map((batch) => batch.length)).toEqual([2, 1]);
     expect(shown[1]?.[0]).toEqual({
       id: 5,

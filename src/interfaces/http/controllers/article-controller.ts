@@ -12,11 +12,12 @@ import type {
   UpdateArticle,
 } from '../../../application';
 import type { Actor, Article } from '../../../domain';
+import { articleJsonRuns } from '../article-json-runs';
 import { entityTagOf, expectedVersionsOf, ifNoneMatchNames, listEntityTagOf } from '../entity-tag';
 import type { ListTextCache } from '../list-text-cache';
 import { encodeNewestCursor } from '../newest-cursor';
 import { nextPageLink, nextRevisionsLink } from '../page-link';
-import { type ArticleJson, articleJsonText, presentArticle, presentRevision } from '../presenters';
+import { type ArticleJson, presentArticle, presentRevision } from '../presenters';
 import { MovedPermanently, NotModified, StreamedList, WithHeaders, WrappedJsonBody } from '../response';
 import type {
   CreateArticleBody,
@@ -234,8 +235,9 @@ function after(last: Article, filters: ListVisibleArticlesInput): { after?: numb
 }
 
 /**
- * The batches as the API shows them, as JSON texts, then what they return; closing this
- * generator closes the one it reads. Each batch is shown at the clock's reading once it is read.
+ * The batches as the API shows them, as JSON texts (runs of articles: article-json-runs.ts),
+ * then what they return; closing this generator closes the one it reads. Each batch is shown at
+ * the clock's reading once it is read.
  */
 export async function* presented<Returned>(
   batches: AsyncGenerator<Article[], Returned | undefined>,
@@ -246,7 +248,7 @@ export async function* presented<Returned>(
       const next = await batches.next();
       if (next.done) return next.value;
       const shownAt = clock.now();
-      yield next.value.map((article) => articleJsonText(article, shownAt));
+      yield articleJsonRuns(next.value, shownAt);
     }
   } finally {
     await batches.return(undefined);
