@@ -223,31 +223,31 @@ export function articleJsonText(article: Article, moment: Date): string {
  */
 export function appendArticleJson(parts: string[], article: Article, moment: Date): void {
   const status = articleStatusAt(article.publishedAt, moment);
-  parts.push(
-    '{"id":',
-    String(article.id),
-    ',"title":',
-    JSON.stringify(article.title),
-    ',"description":',
-    JSON.stringify(article.description),
-    ',"content":',
-    JSON.stringify(article.content),
-    status === 'published' ? ',"visible":true,"tag":[' : ',"visible":false,"tag":[',
-  );
+  parts.push('{"id":', String(article.id), ',"title":');
+  if (article.title === null) parts.push('null');
+  else appendJsonString(parts, article.title);
+  parts.push(',"description":');
+  appendJsonString(parts, article.description);
+  parts.push(',"content":');
+  appendJsonString(parts, article.content);
+  parts.push(status === 'published' ? ',"visible":true,"tag":[' : ',"visible":false,"tag":[');
   appendTermsJson(parts, article.tags);
   parts.push('],"category":[');
   appendTermsJson(parts, article.categories);
   // A slug is [a-z0-9-] and an ISO time has no character JSON escapes: no stringify needed.
+  // An instant equal to the creation (an article never edited, or published as it was created)
+  // reuses its text.
+  const created = article.createdAt.toISOString();
   parts.push(
     '],"createdAt":"',
-    article.createdAt.toISOString(),
+    created,
     '","updatedAt":"',
-    article.updatedAt.toISOString(),
-    '","slug":"',
-    article.slug,
+    sameInstantText(article.updatedAt, article.createdAt, created),
   );
+  parts.push('","slug":"', article.slug);
   if (article.publishedAt === null) parts.push('","publishedAt":null,"status":"');
-  else parts.push('","publishedAt":"', article.publishedAt.toISOString(), '","status":"');
+  else
+    parts.push('","publishedAt":"', sameInstantText(article.publishedAt, article.createdAt, created), '","status":"');
   parts.push(
     status,
     article.featured ? '","featured":true,"readingTime":' : '","featured":false,"readingTime":',
@@ -256,6 +256,20 @@ export function appendArticleJson(parts: string[], article: Article, moment: Dat
     authorJsonText(article.author),
     '}',
   );
+}
+
+/** The characters JSON.stringify escapes in a string (lone surrogates among them). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what JSON escapes.
+const ESCAPED_IN_JSON = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/** The text as a JSON string: between quotes as it is when nothing in it needs escaping (no copy). */
+function appendJsonString(parts: string[], text: string): void {
+  if (ESCAPED_IN_JSON.test(text)) parts.push(JSON.stringify(text));
+  else parts.push('"', text, '"');
+}
+
+function sameInstantText(instant: Date, known: Date, knownText: string): string {
+  return instant.getTime() === known.getTime() ? knownText : instant.toISOString();
 }
 
 function appendTermsJson(parts: string[], terms: readonly Term[]): void {

@@ -42,6 +42,17 @@ describe('articleJsonText (the whole list writes each article with it)', () => {
     );
   });
 
+  it('is exactly that also when the article was never edited and published as it was created (its instants equal)', () => {
+    fc.assert(
+      fc.property(article, instant, (value, moment) => {
+        const created = value.createdAt.getTime();
+        const unedited = { ...value, updatedAt: new Date(created), publishedAt: new Date(created) };
+        expect(articleJsonText(unedited, moment)).toBe(JSON.stringify(presentArticle(unedited, moment)));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it('writes a term shared by many articles the same in each (its text is kept per term object)', () => {
     const shared: Term = { id: 't1', name: 'dev "ops"', description: null };
     const first = { id: 1, title: null, description: 'd', content: 'c', featured: false, slug: 'a', tags: [shared] };
