@@ -23,6 +23,14 @@ const ARTIFACTS = path.resolve(__dirname, '../../test-artifacts/topology');
 
 /** The bound on a write pause while the nodes restart. */
 const WRITE_PAUSE_MS = 5_000;
+/**
+ * The share of the roll's reads that may fail, each overlapping the switchover (RELIABILITY.md,
+ * "Reads during a switchover ≥ 99 %"): both entries can refuse logins for about 3 s there, longer
+ * than a read's 2.5 s. A replica's restart fails none.
+ */
+const SWITCHOVER_READ_FAILURES = 0.01;
+/** A read answers within this, whatever it meets (read-attempts.ts). */
+const READ_BOUND_MS = 3_000;
 const WRITES = new Set(['create', 'update']);
 
 const isSuccess = (record: RequestRecord) => record.status === 200 || record.status === 201;
@@ -126,7 +134,7 @@ describe('rolling restarts under load', () => {
     expect(run.report.found).toBe(run.report.acknowledged);
   }, 180_000);
 
-  it('restarts every database node (replicas, a switchover, the old primary): writes pause at most 5 s, every read succeeds', async () => {
+  it('restarts every database node (replicas, a switchover, the old primary): writes pause at most 5 s, reads fail only in the switchover (≤ 1 %)', async () => {
     const stepsEnded: number[] = [];
     const run = await underLoad('roll-nodes', () => rollNodes(state, () => stepsEnded.push(performance.now())));
     const acks = run.records
@@ -164,8 +172,20 @@ describe('rolling restarts under load', () => {
     const switched = run.result.find((step) => step.kind === 'switched-over');
     expect(run.result.at(-1)).toMatchObject({ node: switched?.kind === 'switched-over' ? switched.from : '?' });
     for (const step of run.result) if (step.kind === 'restarted') expect(isAlive(step.oldPid)).toBe(false);
-    // Reads: every one a success. Writes: paused at most 5 s; a write refused meanwhile is a 503 (or a key's 409).
-    expect(reads.filter((record) => !isSuccess(record)).map(show)).toEqual([]);
+    // Reads: a failure only where a read overlaps the switchover, as the 503 wrapper within the
+    // bound, and at most 1 % of them. Writes: paused at most 5 s; a write refused meanwhile is a 503 (or a key's 409).
+    const switchover = run.result.findIndex((step) => step.kind === 'switched-over');
+    const switchoverEnded = stepsEnded[switchover] ?? 0;
+    const switchoverBegan = switchoverEnded - (run.result[switchover]?.ms ?? 0);
+    const overlapsSwitchover = (record: RequestRecord) =>
+      record.endedAt >= switchoverBegan && record.startedAt <= switchoverEnded;
+    const failedReads = reads.filter((record) => !isSuccess(record));
+    expect(
+      failedReads
+        .filter((record) => !overlapsSwitchover(record) || record.status !== 503 || latencyOf(record) > READ_BOUND_MS)
+        .map(show),
+    ).toEqual([]);
+    expect(failedReads.length).toBeLessThanOrEqual(Math.floor(reads.length * SWITCHOVER_READ_FAILURES));
     expect(longestPause).toBeLessThanOrEqual(WRITE_PAUSE_MS);
     expect(
       run.records.filter((record) => !isSuccess(record) && record.status !== 503 && record.status !== 409).map(show),
