@@ -140,7 +140,7 @@ export function describeDatabaseFault(fault: DatabaseFault): void {
       // None hangs: every request that overlapped the outage was answered, within the bound. A whole
       // list already streaming when the database went away is cut once its re-reads fail: its status
       // was sent, so the cut is its only honest signal (streamed-list.ts), never a shorter valid list.
-      const cutWholeList = (record: (typeof records)[number]) =>
+      const cutWholeList = (record: RequestRecord) =>
         record.operation === 'list' && record.failure === 'RESPONSE_ECONNRESET';
       expect(duringOutage.filter((record) => record.status === null && !cutWholeList(record))).toEqual([]);
       expect(duringOutage.filter((record) => latencyOf(record) >= ANSWER_BOUND_MS)).toEqual([]);

@@ -243,8 +243,9 @@ export function appendArticleJson(parts: string[], article: Article, moment: Dat
     created,
     '","updatedAt":"',
     sameInstantText(article.updatedAt, article.createdAt, created),
+    '","slug":"',
+    article.slug,
   );
-  parts.push('","slug":"', article.slug);
   if (article.publishedAt === null) parts.push('","publishedAt":null,"status":"');
   else
     parts.push('","publishedAt":"', sameInstantText(article.publishedAt, article.createdAt, created), '","status":"');
