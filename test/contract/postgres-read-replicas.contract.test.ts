@@ -177,6 +177,30 @@ describe('PostgreSQL reads on replicas', () => {
     await expect(repository.create(aNewArticle().build())).rejects.toBeInstanceOf(StorageUnavailableError);
   });
 
+  it('serves a read and the whole list from a replica while the primary entry holds them without a word and the replicas are skipped', async () => {
+    // Skipped for longer than the test: only the primary's silence sends the reads to the replica.
+    const replicaReadPolicy = new ReplicaReadPolicy({ maxLagMs: 1_000, recheckMs: 60_000 });
+    const { repository, primaryProxy } = await repositoryBehindSwitchableEntries(replicaReadPolicy);
+    const created = await repository.create(aNewArticle().build());
+    replicaReadPolicy.failed();
+    // A switchover as a roll-nodes read met it: PgBouncer holds the primary pool's clients while
+    // it waits for the new primary's login, and the replica entry answers.
+    primaryProxy.silence();
+    try {
+      const started = performance.now();
+      await expect(repository.findById(created.id)).resolves.toEqual(created);
+      const listed: Article[] = [];
+      for await (const chunk of repository.streamVisible({ moment: READ_MOMENT, afterId: created.id - 1 }))
+        listed.push(...chunk);
+      expect(listed).toEqual([created]);
+      expect(await served(replicaReadPolicy)).toEqual({ replica: 2 });
+      // Each within its 3 s: the primary's attempt ended in time for the replica's.
+      expect(performance.now() - started).toBeLessThan(2 * 2_500);
+    } finally {
+      primaryProxy.restore();
+    }
+  });
+
   it('asks the primary once more, after a pause, when the primary and a replica failed at the same instant', async () => {
     const { hostname, port } = new URL(primary.url);
     const target = { host: hostname, port: Number(port) };

@@ -19,11 +19,28 @@ describe('where a read goes next', () => {
 
   it('starts on a replica when one may serve, on the primary while the replicas are skipped', () => {
     expect(nextReadAttempt([], 0, 'use')).toEqual(replicaNow);
-    expect(nextReadAttempt([], 0, 'skipped')).toEqual(primaryNow);
+    expect(nextReadAttempt([], 0, 'skipped')).toMatchObject({ node: 'primary', afterMs: 0 });
   });
 
   it('goes to the primary at once after a replica failed or was behind', () => {
-    expect(nextReadAttempt([failed('replica')], 3, 'use')).toEqual(primaryNow);
+    expect(nextReadAttempt([failed('replica')], 3, 'use')).toMatchObject({ node: 'primary', afterMs: 0 });
+    expect(nextReadAttempt([{ node: 'replica', why: 'behind' }], 3, 'use')).toMatchObject({
+      node: 'primary',
+      afterMs: 0,
+    });
+  });
+
+  it("ends a first primary attempt in time for a replica's last try, while one may serve (PgBouncer holding a login in a switchover)", () => {
+    // The replica's last try may start up to 1 s in; the primary's attempt ends 100 ms before.
+    const untilLastReplicaTry = POSTGRES_LIMITS.callDeadlineMs - 1_000 - 100;
+    expect(nextReadAttempt([], 0, 'skipped')).toEqual({ ...primaryNow, deadlineMs: untilLastReplicaTry });
+    expect(nextReadAttempt([failed('replica')], 3, 'use')).toEqual({
+      ...primaryNow,
+      deadlineMs: untilLastReplicaTry - 3,
+    });
+    // Too little would be left before that try: the whole call deadline, as without replicas.
+    expect(nextReadAttempt([failed('replica')], 600, 'use')).toEqual(primaryNow);
+    // No replica try can follow one that was behind.
     expect(nextReadAttempt([{ node: 'replica', why: 'behind' }], 3, 'use')).toEqual(primaryNow);
   });
 
