@@ -76,6 +76,11 @@ function checkTermName(field: string, raw: string): string {
   return name;
 }
 
+/** Terms in name order, by code point (as the storage's collation orders them). */
+export function compareTermsByName(a: Term, b: Term): number {
+  return compareByCodePoint(a.name, b.name);
+}
+
 export function sortTermsByName<T extends Term>(terms: readonly T[]): T[] {
-  return [...terms].sort((a, b) => compareByCodePoint(a.name, b.name));
+  return [...terms].sort(compareTermsByName);
 }

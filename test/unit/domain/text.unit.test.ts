@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import {
   codePointLength,
   compareByCodePoint,
@@ -70,6 +71,25 @@ describe('compareByCodePoint', () => {
   it('answers 0 for equal strings', () => {
     expect(compareByCodePoint('abc😀', 'abc😀')).toBe(0);
     expect(compareByCodePoint('', '')).toBe(0);
+  });
+
+  it('agrees with comparing the code points one by one, for any well-formed strings', () => {
+    // Units from every range whose order matters: ASCII, below the surrogates, U+E000–U+FFFF, astral.
+    const character = fc.constantFrom('a', 'B', 'é', '\ud7ff', '\ue000', 'ｚ', '\uffff', '😀', '𐀀', '\u{10ffff}');
+    const text = fc.array(character, { maxLength: 6 }).map((characters) => characters.join(''));
+    const codePoints = (value: string) => Array.from(value, (character) => character.codePointAt(0) ?? 0);
+    const byCodePoints = (a: string, b: string) => {
+      const [left, right] = [codePoints(a), codePoints(b)];
+      for (let index = 0; index < Math.min(left.length, right.length); index++)
+        if (left[index] !== right[index]) return Math.sign((left[index] ?? 0) - (right[index] ?? 0));
+      return Math.sign(left.length - right.length);
+    };
+    fc.assert(
+      fc.property(text, text, (a, b) => {
+        expect(Math.sign(compareByCodePoint(a, b))).toBe(byCodePoints(a, b));
+      }),
+      { numRuns: 2_000 },
+    );
   });
 });
 

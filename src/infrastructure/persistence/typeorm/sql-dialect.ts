@@ -47,8 +47,8 @@ export interface SqlDialect {
   termsJsonArray: string;
   /** The author whose id is in `column` as a JSON object `{id, name, slug}`; null when the column is. */
   authorJsonOf(column: string): string;
-  /** An aggregate: the JSON array of `value` over the group's rows, in the order of `orderBy`. */
-  jsonArrayOf(value: string, orderBy: string): string;
+  /** An aggregate: the JSON array of `value` over the group's rows, in the order of `orderBy` (any order without). */
+  jsonArrayOf(value: string, orderBy?: string): string;
   /** The larger of two values. */
   greatest: 'GREATEST' | 'MAX';
   /** The value of a LIMIT parameter that limits nothing (PostgreSQL: NULL; SQLite: a negative number). */
@@ -126,7 +126,7 @@ export const POSTGRES_DIALECT: SqlDialect = {
                     ORDER BY t.name), '[]')`,
   authorJsonOf: (column) =>
     `(SELECT json_build_object('id', au.id, 'name', au.name, 'slug', au.slug) FROM authors au WHERE au.id = ${column})`,
-  jsonArrayOf: (value, orderBy) => `json_agg(${value} ORDER BY ${orderBy})`,
+  jsonArrayOf: (value, orderBy) => (orderBy ? `json_agg(${value} ORDER BY ${orderBy})` : `json_agg(${value})`),
   greatest: 'GREATEST',
   unlimited: null,
   aggregatesLinksByJoin: true,
@@ -176,7 +176,8 @@ export const SQLITE_DIALECT: SqlDialect = {
                     ORDER BY t.name)`,
   authorJsonOf: (column) =>
     `(SELECT json_object('id', au.id, 'name', au.name, 'slug', au.slug) FROM authors au WHERE au.id = ${column})`,
-  jsonArrayOf: (value, orderBy) => `json_group_array(${value} ORDER BY ${orderBy})`,
+  jsonArrayOf: (value, orderBy) =>
+    orderBy ? `json_group_array(${value} ORDER BY ${orderBy})` : `json_group_array(${value})`,
   greatest: 'MAX',
   unlimited: -1,
   aggregatesLinksByJoin: false,

@@ -24,7 +24,7 @@ export interface ArticleRow {
   categories?: unknown;
 }
 
-/** A row of a stream statement: the article, and its term ids in name order (JSON arrays; PostgreSQL: null for none). */
+/** A row of a stream statement: the article, and its term ids in any order (JSON arrays; PostgreSQL: null for none). */
 export interface StreamRow extends ArticleRow {
   tagIds: unknown;
   categoryIds: unknown;

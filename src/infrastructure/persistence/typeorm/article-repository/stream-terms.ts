@@ -1,4 +1,4 @@
-import type { Article, Term, TermKind } from '../../../../domain';
+import { type Article, compareTermsByName, type Term, type TermKind } from '../../../../domain';
 import type { SqlDialect } from '../sql-dialect';
 import { articleOf, type StreamRow, type TermRow, termOf } from './article-rows';
 
@@ -63,7 +63,10 @@ export async function articlesWithKnownTerms(
 
 const NONE: string[] = [];
 
-/** The known terms of these ids, in their order; an id no longer known (a term deleted since) is left out. */
+/**
+ * The known terms of these ids, by name (the stream reads ids in any order); an id no longer
+ * known (a term deleted since) is left out.
+ */
 function termsOf(known: Map<string, Term>, ids: readonly string[]): Term[] {
   // Sized at once: an array grown by push starts with room for 17.
   const terms: Term[] = new Array(ids.length);
@@ -73,5 +76,6 @@ function termsOf(known: Map<string, Term>, ids: readonly string[]): Term[] {
     if (term !== undefined) terms[count++] = term;
   }
   if (count < ids.length) terms.length = count;
+  if (count > 1) terms.sort(compareTermsByName);
   return terms;
 }
