@@ -2,6 +2,7 @@ import {
   CreateArticle,
   GetArticle,
   LATER_BATCH_RETRIES,
+  LATER_BATCH_SLOW_FAILURE_MS,
   type ListVersion,
   ListVisibleArticles,
   STREAM_CHUNK_SIZE,
@@ -18,20 +19,26 @@ class CountingRepository extends InMemoryArticleRepository {
   streamsClosed = 0;
   /** Per stream (1-based): fail as an unreachable storage would after this many chunks. */
   failures = new Map<number, number>();
+  /** When set, each failure first moves this clock on so much: a storage silent that long, then giving up. */
+  failureTakes: { clock: TestClock; ms: number } | null = null;
   override async *streamVisible(
     ...args: Parameters<InMemoryArticleRepository['streamVisible']>
   ): AsyncGenerator<Article[], ListVersion | undefined> {
     const stream = ++this.streamsOpened;
     const inner = super.streamVisible(...args);
     let chunks = 0;
+    const fail = () => {
+      this.failureTakes?.clock.advance(this.failureTakes.ms);
+      return new StorageUnavailableError();
+    };
     try {
-      if (this.failures.get(stream) === 0) throw new StorageUnavailableError();
+      if (this.failures.get(stream) === 0) throw fail();
       for (;;) {
         const next = await inner.next();
         if (next.done) return next.value;
         this.chunksRead++;
         yield next.value;
-        if (this.failures.get(stream) === ++chunks) throw new StorageUnavailableError();
+        if (this.failures.get(stream) === ++chunks) throw fail();
       }
     } finally {
       await inner.return(undefined);
@@ -155,6 +162,34 @@ describe('reading articles', () => {
 
       await expect(listArticles.execute()).resolves.toEqual(everything);
       expect(repository.streamsOpened).toBe(streams + 1);
+    });
+
+    it('does not retry a failure that took a second or more (a silent storage), nor one that came sooner after a slow consumer', async () => {
+      for (let n = 0; n < STREAM_CHUNK_SIZE * 2; n++)
+        await createArticle.execute(aCreateInput({ title: `n${n}` }), OPEN_ACTOR);
+      const clock = new TestClock();
+      const list = new ListVisibleArticles(repository, clock);
+      const everything = await list.execute();
+      repository.streamsOpened = 0;
+      repository.failures = new Map([
+        [1, 1],
+        [2, 0],
+      ]);
+      // A frozen database: the statement after the first chunk gives up 2 s later. Cut, not retried.
+      repository.failureTakes = { clock, ms: 2_000 };
+      await expect(list.execute()).rejects.toBeInstanceOf(StorageUnavailableError);
+      expect(repository.streamsOpened).toBe(1);
+
+      // Refused at once, after the client took 5 s to read the first chunk: retried as before.
+      repository.streamsOpened = 0;
+      repository.failureTakes = { clock, ms: LATER_BATCH_SLOW_FAILURE_MS - 1 };
+      const batches: Article[][] = [];
+      for await (const batch of list.batches()) {
+        batches.push(batch);
+        clock.advance(5_000);
+      }
+      expect(batches.flat()).toEqual(everything);
+      expect(repository.streamsOpened).toBe(3);
     });
 
     it('does not retry before the first chunk: the client can still be answered 503', async () => {
