@@ -75,7 +75,12 @@ export async function queryOne<Row>(
 export const NO_TERMS: Record<TermKind, Term[]> = { tag: [], category: [] };
 
 /** The article of a row, built as one object literal: the whole list builds 100,000 of them. */
-export function articleOf(row: ArticleRow, tags: readonly Term[], categories: readonly Term[]): Article {
+export function articleOf(
+  row: ArticleRow,
+  tags: readonly Term[],
+  categories: readonly Term[],
+  author: Author | null = authorOfRow(row.author),
+): Article {
   return {
     id: row.id,
     title: row.title,
@@ -89,12 +94,12 @@ export function articleOf(row: ArticleRow, tags: readonly Term[], categories: re
     createdAt: new Date(row.createdAt),
     updatedAt: new Date(row.updatedAt),
     version: row.version,
-    author: authorOfRow(row.author),
+    author,
   };
 }
 
 /** The author column of a row: JSON text (SQLite) or parsed already (PostgreSQL's driver). */
-function authorOfRow(value: unknown): Author | null {
+export function authorOfRow(value: unknown): Author | null {
   if (value === null || value === undefined) return null;
   return (typeof value === 'string' ? JSON.parse(value) : value) as Author;
 }

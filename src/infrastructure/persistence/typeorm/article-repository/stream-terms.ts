@@ -1,18 +1,21 @@
-import { type Article, compareTermsByName, type Term, type TermKind } from '../../../../domain';
+import { type Article, type Author, compareTermsByName, type Term, type TermKind } from '../../../../domain';
 import type { SqlDialect } from '../sql-dialect';
-import { articleOf, type StreamRow, type TermRow, termOf } from './article-rows';
+import { articleOf, authorOfRow, type StreamRow, type TermRow, termOf } from './article-rows';
 
-/** The terms a stream has read, by id: terms never change once created, so they can be reused. */
-export type KnownTerms = Record<TermKind, Map<string, Term>>;
+/**
+ * The terms a stream has read, by id (terms never change once created, so they can be reused),
+ * and the authors its articles name, by id (one snapshot: an id is one author throughout).
+ */
+export type KnownTerms = Record<TermKind, Map<string, Term>> & { authors: Map<string, Author> };
 
 /** Looks up the terms with these ids (find_terms by ids only). */
 export type TermLookup = (ids: Record<TermKind, string[]>) => Promise<TermRow[]>;
 
-/** A stream keeps at most about this many terms (a few MB). */
+/** A stream keeps at most about this many terms and authors (a few MB). */
 const KNOWN_TERMS_LIMIT = 10_000;
 
 export function noKnownTerms(): KnownTerms {
-  return { tag: new Map(), category: new Map() };
+  return { tag: new Map(), category: new Map(), authors: new Map() };
 }
 
 /**
@@ -26,9 +29,10 @@ export async function articlesWithKnownTerms(
   dialect: SqlDialect,
   lookup: TermLookup,
 ): Promise<Article[]> {
-  if (known.tag.size + known.category.size > KNOWN_TERMS_LIMIT) {
+  if (known.tag.size + known.category.size + known.authors.size > KNOWN_TERMS_LIMIT) {
     known.tag.clear();
     known.category.clear();
+    known.authors.clear();
   }
   // Plain loops, no intermediate arrays: the whole list runs this for every article, and its
   // garbage is collected while chunks are in flight (docs/PERFORMANCE.md, "At 100,000 articles").
@@ -56,12 +60,26 @@ export async function articlesWithKnownTerms(
       row,
       termsOf(known.tag, tagIds[index] as string[]),
       termsOf(known.category, categoryIds[index] as string[]),
+      sharedAuthor(known.authors, row.author),
     );
   }
   return articles;
 }
 
 const NONE: string[] = [];
+
+/**
+ * One object per author in a stream, so that the presenter writes an author's JSON text once
+ * (it keeps the text per object): a row's author is a new object each time.
+ */
+function sharedAuthor(known: Map<string, Author>, column: unknown): Author | null {
+  const author = authorOfRow(column);
+  if (author === null) return null;
+  const met = known.get(author.id);
+  if (met !== undefined) return met;
+  known.set(author.id, author);
+  return author;
+}
 
 /**
  * The known terms of these ids, by name (the stream reads ids in any order); an id no longer
