@@ -5,7 +5,7 @@ import type {
 } from '../../../src/infrastructure/persistence/typeorm/article-repository/article-rows';
 import {
   articlesWithKnownTerms,
-  noKnownTerms,
+  nothingKnownToStream,
 } from '../../../src/infrastructure/persistence/typeorm/article-repository/stream-terms';
 import { POSTGRES_DIALECT, SQLITE_DIALECT } from '../../../src/infrastructure/persistence/typeorm/sql-dialect';
 
@@ -34,7 +34,7 @@ const tagRow = (id: string, name: string): TermRow => ({ kind: 'tag', id, name, 
 
 describe("a stream chunk's articles", () => {
   it("orders each article's terms by name whatever order their ids come in, looking up only the unknown ones, once", async () => {
-    const known = noKnownTerms();
+    const known = nothingKnownToStream();
     known.tag.set('t-b', { id: 't-b', name: 'b', description: null });
     const lookups: Record<TermKind, string[]>[] = [];
     const articles = await articlesWithKnownTerms(
@@ -58,13 +58,13 @@ describe("a stream chunk's articles", () => {
     const noLookup = async () => [];
     const onPostgres = await articlesWithKnownTerms(
       [row(1, null), row(2, null), row(3, null, null)],
-      noKnownTerms(),
+      nothingKnownToStream(),
       POSTGRES_DIALECT,
       noLookup,
     );
     const onSqlite = await articlesWithKnownTerms(
       [row(1, '[]' as never, JSON.stringify(author)), row(2, '[]' as never, JSON.stringify(author))],
-      noKnownTerms(),
+      nothingKnownToStream(),
       SQLITE_DIALECT,
       noLookup,
     );

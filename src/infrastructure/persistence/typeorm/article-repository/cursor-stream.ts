@@ -11,7 +11,7 @@ import { translateStorageError } from '../storage-errors';
 import { type StreamRow, type TermRow, termOf, type VersionRow } from './article-rows';
 import { CursorSession } from './cursor-session';
 import { type ReadAttempt, ReadAttempts } from './read-attempts';
-import { articlesWithKnownTerms, type KnownTerms, type TermLookup } from './stream-terms';
+import { articlesWithKnownTerms, type KnownToStream, type TermLookup } from './stream-terms';
 import { findTermsValues, NO_NAMES } from './term-resolution';
 import type { StreamQuery, StreamStrategy } from './visible-stream';
 
@@ -85,7 +85,7 @@ export class CursorStream implements StreamStrategy {
    */
   async *stream(
     query: StreamQuery,
-    known: KnownTerms,
+    known: KnownToStream,
     onVersion: VersionObserver,
   ): AsyncGenerator<Article[], ListVersion> {
     const attempts = new ReadAttempts(this.options.replicaReadPolicy);
@@ -107,7 +107,7 @@ export class CursorStream implements StreamStrategy {
   private async *beforeFirstChunkFails(
     attempt: ReadAttempt,
     query: StreamQuery,
-    known: KnownTerms,
+    known: KnownToStream,
     onVersion: VersionObserver,
   ): AsyncGenerator<
     Article[],
@@ -130,7 +130,7 @@ export class CursorStream implements StreamStrategy {
   private async *streamOn(
     attempt: ReadAttempt,
     query: StreamQuery,
-    known: KnownTerms,
+    known: KnownToStream,
     onVersion: VersionObserver,
     onFirstChunk: () => void = () => {},
   ): AsyncGenerator<Article[], ListVersion> {

@@ -6,7 +6,7 @@ import type { SqlDialect } from '../sql-dialect';
 import type { SqlStatement } from '../sql-statement';
 import type { StreamRow } from './article-rows';
 import { PRIMARY_READ, type SqlSessions } from './sql-sessions';
-import { articlesWithKnownTerms, type KnownTerms } from './stream-terms';
+import { articlesWithKnownTerms, type KnownToStream } from './stream-terms';
 import { findTerms, NO_NAMES } from './term-resolution';
 import type { StreamQuery, StreamStrategy } from './visible-stream';
 
@@ -27,7 +27,7 @@ export class ReaderStream implements StreamStrategy {
 
   async *stream(
     query: StreamQuery,
-    known: KnownTerms,
+    known: KnownToStream,
     onVersion: VersionObserver,
   ): AsyncGenerator<Article[], ListVersion> {
     // Before the reader opens: what it reads is this version's data or newer (see the port).

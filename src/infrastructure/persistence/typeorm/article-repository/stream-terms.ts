@@ -6,7 +6,7 @@ import { articleOf, authorOfRow, type StreamRow, type TermRow, termOf } from './
  * The terms a stream has read, by id (terms never change once created, so they can be reused),
  * and the authors its articles name, by id (one snapshot: an id is one author throughout).
  */
-export type KnownTerms = Record<TermKind, Map<string, Term>> & { authors: Map<string, Author> };
+export type KnownToStream = Record<TermKind, Map<string, Term>> & { authors: Map<string, Author> };
 
 /** Looks up the terms with these ids (find_terms by ids only). */
 export type TermLookup = (ids: Record<TermKind, string[]>) => Promise<TermRow[]>;
@@ -14,7 +14,7 @@ export type TermLookup = (ids: Record<TermKind, string[]>) => Promise<TermRow[]>
 /** A stream keeps at most about this many terms and authors (a few MB). */
 const KNOWN_TERMS_LIMIT = 10_000;
 
-export function noKnownTerms(): KnownTerms {
+export function nothingKnownToStream(): KnownToStream {
   return { tag: new Map(), category: new Map(), authors: new Map() };
 }
 
@@ -25,7 +25,7 @@ export function noKnownTerms(): KnownTerms {
  */
 export async function articlesWithKnownTerms(
   rows: readonly StreamRow[],
-  known: KnownTerms,
+  known: KnownToStream,
   dialect: SqlDialect,
   lookup: TermLookup,
 ): Promise<Article[]> {

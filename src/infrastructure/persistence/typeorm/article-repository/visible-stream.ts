@@ -5,7 +5,7 @@ import type { SqlDialect } from '../sql-dialect';
 import type { SqlStatement } from '../sql-statement';
 import { translateStorageError } from '../storage-errors';
 import { filterShapeOf, filterValues } from '../visible-articles-filter';
-import { type KnownTerms, noKnownTerms } from './stream-terms';
+import { type KnownToStream, nothingKnownToStream } from './stream-terms';
 
 /**
  * How one database reads the whole list's statement in chunks (cursor-stream.ts for
@@ -21,7 +21,7 @@ export interface StreamQuery {
 export interface StreamStrategy {
   stream(
     query: StreamQuery,
-    known: KnownTerms,
+    known: KnownToStream,
     /** Told the version before the first chunk (see ArticleRepository.streamVisible). */
     onVersion: VersionObserver,
   ): AsyncGenerator<Article[], ListVersion | undefined>;
@@ -53,7 +53,7 @@ export class VisibleStream {
     ];
     // After shutdown (or before the database was first reached) there is no connection: retry later.
     if (!this.isInitialized()) throw new StorageUnavailableError();
-    const known = noKnownTerms();
+    const known = nothingKnownToStream();
     try {
       return yield* this.strategy.stream({ select: statement, values, moment: filter.moment }, known, onVersion);
     } catch (error) {
