@@ -10,9 +10,13 @@ import { loadConfig } from '../../src/infrastructure/config/config';
 import { SwitchableProxy } from '../support/switchable-proxy';
 import { createPostgresDatabase, type TestDatabase } from '../support/test-databases';
 
-/** Two chunks and one article: the third chunk is the one the silent database never sends. */
-const ARTICLES = STREAM_CHUNK_SIZE * 2 + 1;
-/** Each chunk is then 8 MB, more than the loopback socket buffers: a paused client holds the list. */
+/**
+ * Chunks of 8 MB: a paused client holds the list within its first two (16 MB, more than the
+ * loopback socket buffers take, about 10 MB), so the FETCH of the fourth is sent only after the
+ * database went silent. With three chunks, the buffers once took the first whole and the last
+ * FETCH was answered before the silence (a full `npm test` run).
+ */
+const ARTICLES = STREAM_CHUNK_SIZE * 4 + 1;
 const CONTENT = 'x'.repeat(40_000);
 
 /**
@@ -59,8 +63,8 @@ describe('PostgreSQL silent in the middle of the whole list', () => {
         http
           .get({ host: '127.0.0.1', port, path: '/article', agent: false }, (response) => {
             response.once('data', async () => {
-              // The list is held on its first chunk; the FETCH sent ahead for the second is
-              // answered meanwhile. Then the database goes silent and the client reads on.
+              // The list is held within its first two chunks; the FETCHes sent ahead meanwhile
+              // are answered. Then the database goes silent and the client reads on.
               response.pause();
               await sleep(500);
               proxy.silence();
@@ -78,9 +82,10 @@ describe('PostgreSQL silent in the middle of the whole list', () => {
     );
 
     expect(answer.status).toBe(200);
-    // The first two chunks arrived, then the connection was cut: never a shorter list that parses.
+    // At least the first two chunks arrived, then the connection was cut: never a shorter list that parses.
     expect(answer.complete).toBe(false);
     expect(answer.bytes).toBeGreaterThan(STREAM_CHUNK_SIZE * 2 * CONTENT.length);
+    expect(answer.bytes).toBeLessThan(STREAM_CHUNK_SIZE * 4 * CONTENT.length);
     // The FETCH in flight gives up 2 s after the last bytes; held through 6 retries of 2 s, 15 s.
     expect(answer.endedAt - silencedAt).toBeLessThan(5_000);
   }, 60_000);
