@@ -35,6 +35,32 @@ export function publishingContract(open: OpenContractSubject): void {
       await expect(repository.findById(draft.id)).resolves.toEqual(draft);
     });
 
+    it('keeps every instant the API accepts to the millisecond, before 1970 too, in a get, a page and the whole list', async () => {
+      // Years 1 and 9999 bound what the API accepts; 1969 is a negative epoch.
+      const instants = ['0001-01-01T00:00:00.001Z', '1969-12-31T23:59:59.999Z', '9999-12-31T23:59:59.999Z'];
+      const created = [];
+      for (const instant of instants) {
+        created.push(await repository.create(aNewArticle().at(new Date(instant)).build()));
+      }
+      const page = await repository.listVisible({ moment: READ_MOMENT, limit: 1_000 });
+      const listed = await streamed({ moment: READ_MOMENT });
+      const read = async (id: number) => ({
+        get: await repository.findById(id),
+        page: page.find((article) => article.id === id),
+        list: listed.find((article) => article.id === id),
+      });
+      for (const [index, article] of created.entries()) {
+        const at = new Date(instants[index] as string);
+        const expected = expect.objectContaining({ publishedAt: at, createdAt: at, updatedAt: at });
+        const visible = at <= READ_MOMENT;
+        expect(await read(article.id)).toEqual({
+          get: expected,
+          page: visible ? expected : undefined,
+          list: visible ? expected : undefined,
+        });
+      }
+    });
+
     it('lists a scheduled article from its publishedAt on, exactly, in pages, streams, filters and searches', async () => {
       const now = await repository.create(
         aNewArticle().publishedOn(at(-1)).withTags('t').with({ content: 'needle' }).build(),

