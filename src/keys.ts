@@ -15,6 +15,7 @@ import { openDataSource } from './infrastructure/persistence/typeorm/data-source
 import { TypeOrmKeyRepository } from './infrastructure/persistence/typeorm/key-repository/typeorm-key-repository';
 import { describeSqliteBindingFailure } from './infrastructure/persistence/typeorm/sqlite-binding-failure';
 import { NodeTokenSecrets } from './infrastructure/security/node-token-secrets';
+import { SystemClock } from './infrastructure/time/system-clock';
 
 const USAGE = [
   'usage: npm run keys -- create --author NAME --role contributor|author|editor|admin [--expires-in DAYS]',
@@ -52,7 +53,7 @@ async function keys(args: string[]): Promise<void> {
 type Options = ReturnType<typeof parseOrRefuse>['values'];
 
 async function run(command: string, rest: string[], values: Options, repository: KeyRepository): Promise<void> {
-  const clock = { now: () => new Date() };
+  const clock = new SystemClock();
   if (command === 'create' && rest.length === 0) {
     const expiresInDays = values['expires-in'] === undefined ? undefined : Number(values['expires-in']);
     const created = await new CreateKey(repository, new NodeTokenSecrets(), clock, null).execute(

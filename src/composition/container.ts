@@ -33,6 +33,7 @@ import type { AppConfig } from '../infrastructure/config/config';
 import { sha256JsonFingerprint } from '../infrastructure/fingerprint/sha256-json-fingerprint';
 import { createLogger, type Logger } from '../infrastructure/logging/logger';
 import { NodeTokenSecrets } from '../infrastructure/security/node-token-secrets';
+import { SystemClock } from '../infrastructure/time/system-clock';
 import { ArticleController } from '../interfaces/http/controllers/article-controller';
 import { FeedController } from '../interfaces/http/controllers/feed-controller';
 import { HealthController } from '../interfaces/http/controllers/health-controller';
@@ -71,7 +72,7 @@ export async function buildContainer(config: AppConfig, overrides: ContainerOver
   const { tracer } = overrides;
   const logger =
     overrides.logger ?? createLogger(config.logLevel, config.logFormat, undefined, { traceIds: tracer !== undefined });
-  const clock = overrides.clock ?? { now: () => new Date() };
+  const clock = overrides.clock ?? new SystemClock();
   container.load(
     coreModule(config, logger, clock),
     await storageModule(config.database, logger, clock, config.workers, tracer),

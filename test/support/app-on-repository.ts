@@ -3,6 +3,7 @@ import {
   type ArticleRepository,
   AuthenticateRequest,
   CheckReadiness,
+  type Clock,
   CreateArticle,
   CreateKey,
   CreateWebhook,
@@ -28,6 +29,7 @@ import {
 import { InMemoryKeyRepository } from '../../src/infrastructure/persistence/memory/in-memory-key-repository';
 import { InMemoryWebhookRepository } from '../../src/infrastructure/persistence/memory/in-memory-webhook-repository';
 import { NodeTokenSecrets } from '../../src/infrastructure/security/node-token-secrets';
+import { SystemClock } from '../../src/infrastructure/time/system-clock';
 import { createHttpApp } from '../../src/interfaces/http/app';
 import { ArticleController } from '../../src/interfaces/http/controllers/article-controller';
 import { FeedController } from '../../src/interfaces/http/controllers/feed-controller';
@@ -53,7 +55,7 @@ export interface AppOnRepositoryOptions {
  * whose repository is a subclass that fails or counts on purpose.
  */
 export function appOnRepository(repository: ArticleRepository, options: AppOnRepositoryOptions = {}): Express {
-  const clock = { now: () => new Date() };
+  const clock = new SystemClock();
   const create = new CreateArticle(repository, clock);
   const list = new ListVisibleArticles(repository, clock);
   const keys = new InMemoryKeyRepository();
@@ -112,7 +114,7 @@ export function appOnRepository(repository: ArticleRepository, options: AppOnRep
 }
 
 /** Webhooks on a store of their own: these tests' repositories record no events. */
-function webhookController(clock: { now(): Date }): WebhookController {
+function webhookController(clock: Clock): WebhookController {
   const webhooks = new InMemoryWebhookRepository();
   return new WebhookController({
     create: new CreateWebhook(webhooks, clock, {

@@ -1,8 +1,13 @@
 import type { Clock } from '../../src/application';
 
-/** A clock that says what the test sets, and moves when told (or by `stepMs` after each reading). */
+/**
+ * A clock that says what the test sets, and moves when told (or by `stepMs` after each reading, or
+ * by a wait asked of it).
+ */
 export class TestClock implements Clock {
   private current: Date;
+  /** Every wait asked of it, in order. */
+  readonly slept: number[] = [];
 
   constructor(
     start: Date | string = '2026-01-01T00:00:00.000Z',
@@ -20,6 +25,13 @@ export class TestClock implements Clock {
 
   set(at: Date | string): void {
     this.current = new Date(at);
+  }
+
+  /** Moves on by `ms` instead of waiting, and lets what is due run first (a turn of the event loop). */
+  async sleep(ms: number): Promise<void> {
+    this.slept.push(ms);
+    this.advance(ms);
+    await new Promise((resolve) => setImmediate(resolve));
   }
 
   advance(milliseconds: number): Date {

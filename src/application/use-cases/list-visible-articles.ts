@@ -114,7 +114,7 @@ export class ListVisibleArticles {
         const failedAfterMs = this.clock.now().getTime() - askedAt;
         if (!started || !(error instanceof StorageUnavailableError) || retriesLeft-- === 0) throw error;
         if (failedAfterMs >= LATER_BATCH_SLOW_FAILURE_MS) throw error;
-        await new Promise((resolve) => setTimeout(resolve, waits.next().value));
+        await this.clock.sleep(waits.next().value);
       } finally {
         // Closes a stream left early (the caller stopped); a finished or failed one is closed already.
         await stream.return(undefined);

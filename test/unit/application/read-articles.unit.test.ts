@@ -53,11 +53,13 @@ describe('reading articles', () => {
   let repository: CountingRepository;
   let createArticle: CreateArticle;
   let listArticles: ListVisibleArticles;
+  let listClock: TestClock;
   let getArticle: GetArticle;
 
   beforeEach(async () => {
     repository = new CountingRepository();
-    listArticles = new ListVisibleArticles(repository, new TestClock());
+    listClock = new TestClock();
+    listArticles = new ListVisibleArticles(repository, listClock);
     getArticle = new GetArticle(repository, new TestClock());
     createArticle = new CreateArticle(repository, new TestClock());
     for (const [title, visible, tag, category] of [
@@ -141,14 +143,19 @@ describe('reading articles', () => {
       ]);
       await expect(listArticles.execute()).resolves.toEqual(everything);
       expect(repository.streamsOpened).toBe(3);
+      // A wait before each new stream: the second failed before any chunk, so the next waits longer.
+      expect(listClock.slept).toEqual([50, 100]);
 
       repository.streamsOpened = 0;
+      listClock.slept.length = 0;
       repository.failures = new Map([
         [1, 1],
         ...Array.from({ length: LATER_BATCH_RETRIES }, (_, i) => [i + 2, 0] as const),
       ]);
       await expect(listArticles.execute()).rejects.toBeInstanceOf(StorageUnavailableError);
       expect(repository.streamsOpened).toBe(LATER_BATCH_RETRIES + 1);
+      // Doubling from 50 ms, at most 400: 1.55 s in all, within the 3 s in which a request is answered.
+      expect(listClock.slept).toEqual([50, 100, 200, 400, 400, 400]);
     });
 
     it('renews the retries after a stream that sent a chunk: a list cut after every chunk still ends whole', async () => {
