@@ -53,6 +53,9 @@ module.exports = {
   // Most tests wait on PostgreSQL, SQLite or a service process rather than on the CPU: Jest's default
   // (cores − 1) leaves a two-core machine one worker and half idle (ADR 0055).
   maxWorkers: Math.max(2, os.availableParallelism() - 1),
+  // Every failure is printed once more after the last file's output (Jest's default does so past
+  // 20 files only): the end of a long run's log, which CI shows, names what failed and how.
+  reporters: [['default', { summaryThreshold: 0 }]],
   projects: [
     project('unit'),
     project('contract', withPostgres),
