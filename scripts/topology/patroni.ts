@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { writePgBackRestConfig } from './pgbackrest';
+import { installArchivePush, writePgBackRestConfig } from './pgbackrest';
 import { type Passwords, POSTGRES_BIN, type PostgresPaths } from './postgres';
 import { processesWorkingIn, signalQuietly } from './processes';
 import type { Component, DatabaseNode } from './state';
@@ -46,6 +46,7 @@ export function writePatroniConfig(
       CLIENTS: around.clients,
       BOOTSTRAP_METHOD: bootstrap.method,
       RESTORE_TARGET: bootstrap.method === 'pgbackrest' ? restoreTargetOptions(bootstrap.to) : '',
+      ARCHIVE_PUSH: installArchivePush(paths),
     }),
     { mode: 0o600 },
   );

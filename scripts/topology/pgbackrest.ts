@@ -48,6 +48,18 @@ export function writePgBackRestConfig(paths: PostgresPaths, node: DatabaseNode):
 }
 
 /**
+ * The nodes' archive_command (deploy/pgbackrest/pgbackrest-archive-push.sh), copied where the postgres user
+ * runs it; its path.
+ */
+export function installArchivePush(paths: PostgresPaths): string {
+  const script = path.join(paths.postgresDir, 'pgbackrest-archive-push.sh');
+  fs.copyFileSync(path.join(paths.repoRoot, 'deploy', 'pgbackrest', 'pgbackrest-archive-push.sh'), script);
+  fs.chmodSync(script, 0o755);
+  if (paths.runAs) fs.chownSync(script, paths.runAs.uid, paths.runAs.gid);
+  return script;
+}
+
+/**
  * Runs one pgBackRest command with `node`'s config, as the postgres user (it reads the data
  * folder and connects over the socket with peer authentication). Answers its stdout; a failure
  * throws with pgBackRest's own message.

@@ -7,9 +7,19 @@ import { dbServerStates } from '../../scripts/topology/haproxy';
 import { cutNode, cutReplication, healNode } from '../../scripts/topology/network';
 import { clusterMembers, killNode } from '../../scripts/topology/patroni';
 import { waitUntil } from '../../scripts/topology/processes';
+import { flushArchive } from '../../scripts/topology/restore';
 import { settingsFromEnv, type TopologySettings } from '../../scripts/topology/settings';
 import type { Component, TopologyState } from '../../scripts/topology/state';
-import { down, isHealthy, leftoverProcesses, NODES, nodesOf, switchover, up } from '../../scripts/topology/topology';
+import {
+  down,
+  isHealthy,
+  leftoverProcesses,
+  NODES,
+  nodesOf,
+  switchover,
+  takesWrites,
+  up,
+} from '../../scripts/topology/topology';
 import { freePort } from '../support/free-port';
 import { type Anomaly, countAnomalies } from '../support/history/anomaly';
 import { checkHistory } from '../support/history/check-history';
@@ -378,6 +388,30 @@ describe('topology failover', () => {
     expect(result.writesBackMs).toBeLessThanOrEqual(WRITES_BACK_MEDIAN_MS);
   }, 300_000);
 
+  it('every node goes on archiving once it is primary again: after the failovers, each takes the lead in turn and its WAL reaches the repository', async () => {
+    // A node that died as primary rejoins by pg_rewind; when it leads again, its archiver must
+    // not be held by what it kept of the timeline it left.
+    const archivedOn: string[] = [];
+    for (let turn = 0; turn < NODES; turn++) {
+      const leader = (await leaderName()) ?? '?';
+      await waitUntil(() => takesWrites(state), REJOIN_BOUND_MS, `${leader} to take writes`);
+      const archived = await flushArchive(state).catch(async (error: unknown) => {
+        throw new Error(`${leader}: ${(error as Error).message}; pg_stat_archiver ${await archiverState(state)}`);
+      });
+      expect(archived).toBe(true);
+      archivedOn.push(leader);
+      if (turn === NODES - 1) break;
+      await waitUntil(
+        async () => isHealthy(await clusterMembers(nodesOf(state)), NODES),
+        REJOIN_BOUND_MS,
+        'a synchronous standby to hand the lead to',
+      );
+      await switchover(state);
+    }
+    console.log(`archived on ${archivedOn.join(', ')}`);
+    expect(new Set(archivedOn).size).toBeGreaterThan(1);
+  }, 300_000);
+
   it('leaves no process, folder or network namespace behind after down', async () => {
     const started = state;
     await down(started.stateDir);
@@ -513,4 +547,14 @@ async function newestIds(baseUrl: string): Promise<number[]> {
   const body = (await answer.json()) as { data?: { id: number }[] };
   if (answer.status !== 200 || !Array.isArray(body.data)) throw new Error(`list answered ${answer.status}`);
   return body.data.map((article) => article.id);
+}
+
+/** The primary's archiver as pg_stat_archiver has it: its last success and its last failure. */
+async function archiverState(state: TopologyState): Promise<string> {
+  return withClient(state.urls.superuser, async (client) => {
+    const { rows } = await client.query(
+      'SELECT archived_count, last_archived_wal, failed_count, last_failed_wal FROM pg_stat_archiver',
+    );
+    return JSON.stringify(rows[0] ?? null);
+  }).catch((error: unknown) => `unreadable (${(error as Error).message})`);
 }
