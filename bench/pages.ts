@@ -2,7 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { type ApiSeededDataset, seedThroughApi } from './api-seed';
 import { type BenchDatabase, openPostgres, openPostgresServer, openSqlite } from './databases';
-import { type FullListFigures, readFullList } from './full-list';
+import { type FullListFigures, readFullList, timedWholeList } from './full-list';
 import { SERVICE_ENV } from './http-client';
 import { measure, type RunFigures } from './measure';
 import type { BenchOptions } from './options';
@@ -13,8 +13,8 @@ import {
   SPREAD_POSITIONS,
   SPREAD_SCENARIOS,
 } from './page-scenarios';
-import { SERVICE } from './paths';
-import { type ServerProcess, startService, withPeakRss } from './processes';
+import { RAW_FLOOR_MAIN, SERVICE } from './paths';
+import { type ServerProcess, startServer, startService, withPeakRss } from './processes';
 import { describeMachine, loadAverage, median } from './report';
 import { writeResultsFile } from './results-file';
 import { cleanUp, cleanups } from './run-main';
@@ -39,6 +39,8 @@ interface StorageReport {
   fullList: FullListRead[];
   /** The same reads of BENCH_COMPARE_MAIN's build, in turn with these. */
   comparedFullList?: FullListRead[];
+  /** PostgreSQL: the raw floor's streamed list (BASELINE_LIST=stream), read in turn with these. */
+  floorFullList?: FullListRead[];
   /** Pages at spread positions after a seed through the API (issue 18). */
   spread?: { seedSeconds: Record<number, number>; pages: PageRuns[]; firstFullList?: FullListRead };
 }
@@ -63,7 +65,8 @@ interface PageRuns {
  * straight into the schema (1,000 and 100,000 articles) with a service on each; a page of 20
  * and a tag-filtered page of 20 are loaded on the small one, then the large one, round after
  * round, and the throughput ratio large / small should stay near 1 (flat). Then the full list
- * of the large one, read whole: time to first byte, total, and the service's peak RSS.
+ * of the large one, read whole: time to first byte, total, and the service's peak RSS; on
+ * PostgreSQL in turn with the raw floor's streamed list (the same answer without the layers).
  * Then (issue 18) two more databases per storage, seeded through the API, where 8 clients ask
  * for pages at 200 positions spread over the id range: the same comparison from outside.
  */
@@ -82,14 +85,14 @@ export async function runPages(options: BenchOptions): Promise<void> {
     cleanups.push(() => server.destroy());
     // The server stays up between the passes (stopping it there left the spread pass none).
     const serverOnly = cleanups.length;
-    const report = await storagePass('PostgreSQL', () => openPostgres(server), options, scenarios, fullList);
+    const report = await storagePass('PostgreSQL', () => openPostgres(server), options, scenarios, fullList, true);
     await cleanUp(serverOnly);
     if (spread.length > 0) report.spread = await spreadPass('PostgreSQL', () => openPostgres(server), options, spread);
     reports.push(report);
     await cleanUp();
   }
   if (options.sqlite) {
-    const report = await storagePass('SQLite', openSqlite, options, scenarios, fullList);
+    const report = await storagePass('SQLite', openSqlite, options, scenarios, fullList, false);
     await cleanUp();
     if (spread.length > 0) report.spread = await spreadPass('SQLite', openSqlite, options, spread);
     reports.push(report);
@@ -107,6 +110,8 @@ async function storagePass(
   options: BenchOptions,
   scenarios: typeof PAGE_SCENARIOS,
   fullList: boolean,
+  /** Whether the raw floor (PostgreSQL only) reads the whole list too. */
+  listFloor: boolean,
 ): Promise<StorageReport> {
   if (scenarios.length === 0 && !fullList) {
     return { storage, seedSeconds: {}, idleRssMb: {}, pages: [], fullList: [] };
@@ -169,32 +174,55 @@ async function storagePass(
     }
   }
   if (fullList) {
-    const readers: { label: string; service: ServerProcess }[] = [{ label: 'service', service: large.service }];
+    let floorUrl: string | null = null;
+    const readers: { label: string; service: ServerProcess; reads: FullListRead[] }[] = [
+      { label: 'service', service: large.service, reads: report.fullList },
+    ];
     if (compared) {
-      readers.push({ label: 'service compared', service: compared });
       report.comparedFullList = [];
+      readers.push({ label: 'service compared', service: compared, reads: report.comparedFullList });
+    }
+    if (listFloor) {
+      // Started now, so that its first read is its first after a start, as the service's is
+      // when only the full list runs.
+      const floor = await startServer('raw floor', RAW_FLOOR_MAIN, {
+        DATABASE_URL: large.database.url,
+        BASELINE_LIST: 'stream',
+      });
+      cleanups.push(() => floor.stop());
+      report.floorFullList = [];
+      readers.push({ label: 'raw floor', service: floor, reads: report.floorFullList });
+      floorUrl = floor.url;
     }
     for (let read = 1; read <= FULL_LIST_READS; read++) {
-      for (const { label, service } of read % 2 ? readers : [...readers].reverse()) {
+      for (const { label, service, reads } of read % 2 ? readers : [...readers].reverse()) {
         // A compared build may be one from before publishing: its articles have no status or slug.
         const [figures, peak] = await withPeakRss(service, () =>
-          readFullList(service.url, large.dataset, label === 'service'),
+          readFullList(service.url, large.dataset, label !== 'service compared'),
         );
         service.checkAlive();
-        (label === 'service' ? report.fullList : (report.comparedFullList as FullListRead[])).push({
-          ...figures,
-          peakRssMb: mb(peak),
-          loadAverage: os.loadavg()[0] as number,
-        });
+        reads.push({ ...figures, peakRssMb: mb(peak), loadAverage: os.loadavg()[0] as number });
         console.log(
           `${storage} ${label} full list of ${figures.articles} articles (${(figures.bytes / 2 ** 20).toFixed(1)} MB): ` +
             `headers ${figures.headersMs.toFixed(0)} ms, first byte ${figures.firstByteMs.toFixed(0)} ms, ` +
-            `total ${figures.totalMs.toFixed(0)} ms, service peak RSS ${mb(peak)} MB, load ${loadAverage()}`,
+            `total ${figures.totalMs.toFixed(0)} ms, peak RSS ${mb(peak)} MB, load ${loadAverage()}`,
         );
       }
     }
+    // After the timed reads (the first of each stays a first after a start): the same bytes.
+    if (floorUrl !== null) await checkSameWholeList(large.service.url, floorUrl);
   }
   return report;
+}
+
+/** The raw floor's streamed list is the service's, byte for byte (as sanity.ts checks the http floors). */
+async function checkSameWholeList(serviceUrl: string, floorUrl: string): Promise<void> {
+  const service = await timedWholeList(serviceUrl, 300_000);
+  const floor = await timedWholeList(floorUrl, 300_000);
+  if (service.text !== floor.text)
+    throw new Error(
+      `the raw floor's whole list (${floor.text.length} characters) is not the service's (${service.text.length})`,
+    );
 }
 
 /**
@@ -296,14 +324,23 @@ function format(report: StorageReport): string {
   for (const [label, reads] of [
     ['service', report.fullList],
     ['service compared', report.comparedFullList ?? []],
+    ['raw floor', report.floorFullList ?? []],
   ] as const) {
     if (reads.length === 0) continue;
     const first = reads[0] as FullListFigures;
     lines.push(
       `Full list, ${label} (${first.articles} articles, ${(first.bytes / 2 ** 20).toFixed(1)} MB), ${reads.length} reads, medians: ` +
         `first byte ${median(reads.map((r) => r.firstByteMs)).toFixed(0)} ms, total ${median(reads.map((r) => r.totalMs)).toFixed(0)} ms ` +
-        `(${reads.map((r) => r.totalMs.toFixed(0)).join(', ')}), service peak RSS ${Math.max(...reads.map((r) => r.peakRssMb))} MB, ` +
-        `load ${reads.map((r) => r.loadAverage.toFixed(1)).join(', ')} (issue 18 targets on PostgreSQL: first byte ≤ 100 ms, total ≤ 2,000 ms, RSS ≤ 150 MB).`,
+        `(${reads.map((r) => r.totalMs.toFixed(0)).join(', ')}), peak RSS ${Math.max(...reads.map((r) => r.peakRssMb))} MB, ` +
+        `load ${reads.map((r) => r.loadAverage.toFixed(1)).join(', ')} (issue 39 targets: first byte ≤ 50 ms, total ≤ 1,500 ms, RSS ≤ 150 MB).`,
+    );
+  }
+  const floorReads = report.floorFullList ?? [];
+  if (floorReads.length > 0) {
+    // Read by read: the reads alternate, so each pair saw the same machine.
+    const ratios = report.fullList.map((read, index) => read.totalMs / (floorReads[index]?.totalMs ?? Number.NaN));
+    lines.push(
+      `Full list, service total / raw floor's, read by read: ${median(ratios).toFixed(2)} (${ratios.map((r) => r.toFixed(2)).join(', ')}).`,
     );
   }
   if (COMPARE) {

@@ -8,7 +8,7 @@ import { inTurn } from './in-turn';
 import { measure, type RunSettings } from './measure';
 import type { BenchOptions } from './options';
 import { startOtlpSink } from './otlp-sink';
-import { SERVICE } from './paths';
+import { EXPRESS_FLOOR_MAIN, RAW_FLOOR_MAIN, SERVICE } from './paths';
 import { type ServerProcess, startServer, startService, withPeakRss } from './processes';
 import {
   describeMachine,
@@ -27,10 +27,6 @@ import { cleanUp, cleanups } from './run-main';
 import { checkSameAnswers } from './sanity';
 import { type Scenario, selectScenarios } from './scenarios';
 import { type StackFloor, startStackFloor } from './stack-floor';
-
-/** The floors, built beside this file: raw node:http, and bare Express 5 with the same store and SQL. */
-const RAW_FLOOR_MAIN = path.join(__dirname, 'baseline', 'server.js');
-const EXPRESS_FLOOR_MAIN = path.join(__dirname, 'baseline', 'express-floor.js');
 
 const SERVICE_ENV: Record<string, string> = { ...DEFAULT_SERVICE_ENV };
 

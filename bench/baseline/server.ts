@@ -10,7 +10,8 @@ import { BadRequest, readJson, toChanges, toNewArticle } from './request-body';
  * valid requests and is the reference for how fast this machine can serve them.
  * Env: PORT, DATABASE_URL (PostgreSQL, already migrated by the service), API_TOKEN, and
  * BASELINE_READS=aggregated to read with the service's single aggregated statement instead of
- * the issue's shape (an article query, then one batched query for the links).
+ * the issue's shape (an article query, then one batched query for the links); BASELINE_LIST=stream
+ * to stream the whole list (sendStreamedList) instead of answering it from memory.
  */
 const MAX_ID = 2_147_483_647;
 /** The service's pool size and timeouts, so that both wait on the database alike. */
@@ -20,6 +21,9 @@ const pool = new Pool({
   connectionTimeoutMillis: 5_000,
   statement_timeout: 5_000,
 });
+/** BASELINE_LIST=stream: the whole list through a cursor, LIST_CHUNK articles at a time (the service's chunk). */
+const STREAMED_LIST = process.env.BASELINE_LIST === 'stream';
+const LIST_CHUNK = 200;
 const store = new ArticleStore(pool, process.env.BASELINE_READS === 'aggregated' ? 'aggregated' : 'links');
 const token = process.env.API_TOKEN ? digest(process.env.API_TOKEN) : null;
 
@@ -37,6 +41,7 @@ const server = http.createServer((request, response) => {
 async function route(request: IncomingMessage, response: ServerResponse): Promise<void> {
   const path = (request.url ?? '/').split('?')[0] as string;
   if (request.method === 'GET' && path === '/article') {
+    if (STREAMED_LIST) return sendStreamedList(response);
     return send(response, 200, success(await store.listVisible()));
   }
   if (
@@ -63,6 +68,42 @@ async function route(request: IncomingMessage, response: ServerResponse): Promis
     return send(response, 200, success(updated));
   }
   throw new BadRequest(404, `No route for ${request.method} ${path}`);
+}
+
+/**
+ * The list written as its chunks come, each chunk one write (`JSON.stringify` of each article),
+ * waiting for `drain` when the socket is full. A failure once the head is sent ends the answer
+ * cut short, as the service's does.
+ */
+async function sendStreamedList(response: ServerResponse): Promise<void> {
+  response.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8' });
+  let before = '{"statusCode":10000,"data":[';
+  try {
+    await store.streamVisible(LIST_CHUNK, async (articles) => {
+      if (articles.length === 0) return;
+      const text = before + articles.map((article) => JSON.stringify(article)).join(',');
+      before = ',';
+      if (!response.write(text)) await drained(response);
+    });
+  } catch (error) {
+    console.error(error);
+    response.destroy();
+    return;
+  }
+  response.end(`${before === ',' ? '' : before}],"message":"Success"}`);
+}
+
+/** Until the response drains or closes (a client gone never drains), listening to neither after. */
+function drained(response: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      response.off('drain', done);
+      response.off('close', done);
+      resolve();
+    };
+    response.on('drain', done);
+    response.on('close', done);
+  });
 }
 
 function checkToken(request: IncomingMessage, response: ServerResponse): void {
