@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { Pool } from 'pg';
+import { drainedOrClosed } from '../../src/interfaces/http/drained-or-closed';
 import { ArticleStore, SlugTakenError, SlugTriesExhaustedError, UnknownTermError } from './article-store';
 import { BadRequest, readJson, toChanges, toNewArticle } from './request-body';
 
@@ -83,7 +84,7 @@ async function sendStreamedList(response: ServerResponse): Promise<void> {
       if (articles.length === 0) return;
       const text = before + articles.map((article) => JSON.stringify(article)).join(',');
       before = ',';
-      if (!response.write(text)) await drained(response);
+      if (!response.write(text)) await drainedOrClosed(response);
     });
   } catch (error) {
     console.error(error);
@@ -91,19 +92,6 @@ async function sendStreamedList(response: ServerResponse): Promise<void> {
     return;
   }
   response.end(`${before === ',' ? '' : before}],"message":"Success"}`);
-}
-
-/** Until the response drains or closes (a client gone never drains), listening to neither after. */
-function drained(response: ServerResponse): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      response.off('drain', done);
-      response.off('close', done);
-      resolve();
-    };
-    response.on('drain', done);
-    response.on('close', done);
-  });
 }
 
 function checkToken(request: IncomingMessage, response: ServerResponse): void {

@@ -1,4 +1,5 @@
 import type { Response } from 'express';
+import { drainedOrClosed } from './drained-or-closed';
 
 const OPENING = '{"statusCode":10000,"data":[';
 const CLOSING = '],"message":"Success"}';
@@ -57,15 +58,7 @@ export async function writeStreamedList(
 function write(response: Response, chunk: string): Promise<void> {
   if (chunk.length === 0 || response.destroyed) return Promise.resolve();
   if (response.write(chunk)) return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = () => {
-      response.off('drain', done);
-      response.off('close', done);
-      resolve();
-    };
-    response.on('drain', done);
-    response.on('close', done);
-  });
+  return drainedOrClosed(response);
 }
 
 /**
