@@ -9,7 +9,9 @@ type Target = { host: string; port: number };
  * - `forwardTo(target)`: new connections go to `target`; the open ones stay where they were, as
  *   a stale route keeps them on the old node;
  * - `silence()`: the primary's host is gone without a word: open connections carry nothing any
- *   more, new ones are accepted and never answered (a blackholed address);
+ *   more, new ones are accepted and never answered (a blackholed address); `silenceAfter(bytes)`
+ *   does so once that many more bytes have come from the database, in the middle of an answer
+ *   at a byte the test chooses, whatever the sockets on either side hold;
  * - `restore()`: back from silence, the held connections are closed (the host restarted) and
  *   new ones go to the target again;
  * - `refuse(count)`: the open connections are shut, and the next `count` new ones closed as soon
@@ -21,6 +23,7 @@ export class SwitchableProxy extends LoopbackProxy {
   attempts = 0;
   private silent = false;
   private refusing = 0;
+  private silenceAt: { remaining: number; onSilent: () => void } | null = null;
 
   private constructor(
     server: net.Server,
@@ -46,6 +49,11 @@ export class SwitchableProxy extends LoopbackProxy {
     this.silent = true;
   }
 
+  /** Silent once `bytes` more have come from the database (all connections); `onSilent` is told then. */
+  silenceAfter(bytes: number, onSilent: () => void): void {
+    this.silenceAt = { remaining: bytes, onSilent };
+  }
+
   restore(): void {
     this.silent = false;
     for (const socket of this.sockets) socket.destroy();
@@ -62,6 +70,20 @@ export class SwitchableProxy extends LoopbackProxy {
     socket.on('error', () => {});
   }
 
+  /** The part of the database's bytes to pass on before a silenceAfter falls due (then silent). */
+  private upTo(chunk: Buffer): Buffer {
+    const due = this.silenceAt;
+    if (due === null) return chunk;
+    if (chunk.length < due.remaining) {
+      due.remaining -= chunk.length;
+      return chunk;
+    }
+    this.silenceAt = null;
+    this.silent = true;
+    due.onSilent();
+    return chunk.subarray(0, due.remaining);
+  }
+
   private accept(client: net.Socket): void {
     this.attempts++;
     this.track(client);
@@ -76,7 +98,7 @@ export class SwitchableProxy extends LoopbackProxy {
       upstream.on('close', () => client.destroy());
       client.on('close', () => upstream.destroy());
       upstream.on('data', (chunk: Buffer) => {
-        if (!this.silent) client.write(chunk);
+        if (!this.silent) client.write(this.upTo(chunk));
       });
     }
     // Count statements off the wire, delivered or not.
