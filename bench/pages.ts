@@ -174,7 +174,12 @@ async function storagePass(
     }
   }
   if (fullList) {
-    let floorUrl: string | null = null;
+    // Started now, so that its first read is its first after a start, as the service's is when
+    // only the full list runs.
+    const floor = listFloor
+      ? await startServer('raw floor', RAW_FLOOR_MAIN, { DATABASE_URL: large.database.url, BASELINE_LIST: 'stream' })
+      : null;
+    if (floor) cleanups.push(() => floor.stop());
     const readers: { label: string; service: ServerProcess; reads: FullListRead[] }[] = [
       { label: 'service', service: large.service, reads: report.fullList },
     ];
@@ -182,17 +187,9 @@ async function storagePass(
       report.comparedFullList = [];
       readers.push({ label: 'service compared', service: compared, reads: report.comparedFullList });
     }
-    if (listFloor) {
-      // Started now, so that its first read is its first after a start, as the service's is
-      // when only the full list runs.
-      const floor = await startServer('raw floor', RAW_FLOOR_MAIN, {
-        DATABASE_URL: large.database.url,
-        BASELINE_LIST: 'stream',
-      });
-      cleanups.push(() => floor.stop());
+    if (floor) {
       report.floorFullList = [];
       readers.push({ label: 'raw floor', service: floor, reads: report.floorFullList });
-      floorUrl = floor.url;
     }
     for (let read = 1; read <= FULL_LIST_READS; read++) {
       for (const { label, service, reads } of read % 2 ? readers : [...readers].reverse()) {
@@ -210,7 +207,7 @@ async function storagePass(
       }
     }
     // After the timed reads (the first of each stays a first after a start): the same bytes.
-    if (floorUrl !== null) await checkSameWholeList(large.service.url, floorUrl);
+    if (floor) await checkSameWholeList(large.service.url, floor.url);
   }
   return report;
 }

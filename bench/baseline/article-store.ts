@@ -3,6 +3,7 @@ import type { Pool, PoolClient } from 'pg';
 import { type ArticleStatus, articleStatusAt } from '../../src/domain/article';
 import { readingTimeOf } from '../../src/domain/reading-time';
 import { slugCandidates, slugFromTitle } from '../../src/domain/slug';
+import { compareTermsByName } from '../../src/domain/term';
 
 /**
  * The baseline's SQL: prepared statements (a `name` makes node-postgres parse and plan each once
@@ -658,10 +659,10 @@ function rowOfMs(row: Omit<AggregatedRow, 'tag' | 'category'>): ArticleRow {
   };
 }
 
-/** A streamed row's article, its terms (read at the stream's start) by name. */
+/** A streamed row's article, its terms (read at the stream's start) in the service's name order. */
 function ofStreamed(row: StreamedRow, terms: Record<Kind, Map<string, TermJson>>): StoredArticle {
   const termsOf = (known: Map<string, TermJson>, ids: string[] | null) =>
-    (ids ?? []).map((id) => known.get(id) as TermJson).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    (ids ?? []).map((id) => known.get(id) as TermJson).sort(compareTermsByName);
   return {
     row: rowOfMs(row),
     tag: termsOf(terms.tag, row.tag_ids),
